@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { databaseUrlFromEnv } from "./database-url";
+
+// Every setting the service reads from the environment, parsed once. `lib/` takes its
+// settings from here and never reads process.env itself.
+
+const intFromEnv = (name: string, fallback: number, min: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === "") return fallback;
+      const parsed = Number(value);
+      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+        ctx.addIssue({ code: "custom", message: `${name} must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const appUrlSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const raw = value?.trim() || "http://localhost:3000";
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "APP_URL must be an absolute URL such as https://initlink.example" });
+      return z.NEVER;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      ctx.addIssue({ code: "custom", message: "APP_URL must use http or https" });
+      return z.NEVER;
+    }
+    if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
+      ctx.addIssue({ code: "custom", message: "APP_URL must be an origin only (no path, query or credentials)" });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
+const envSchema = z.object({
+  APP_URL: appUrlSchema,
+  PORT: intFromEnv("PORT", 3000, 1, 65535),
+  INIT_INTERVAL_MS: intFromEnv("INIT_INTERVAL_MS", 5000, 100, 600_000),
+  INIT_LIFETIME_SECONDS: intFromEnv("INIT_LIFETIME_SECONDS", 900, 10, 86_400),
+  TRUST_PROXY_HOPS: intFromEnv("TRUST_PROXY_HOPS", 0, 0, 10),
+});
+
+export type Config = {
+  appUrl: string;
+  databaseUrl: string;
+  port: number;
+  initIntervalMs: number;
+  initLifetimeMs: number;
+  trustProxyHops: number;
+};
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  const result = envSchema.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  - ${issue.message}`).join("\n");
+    throw new ConfigError(`Invalid configuration:\n${problems}`);
+  }
+  const parsed = result.data;
+  const databaseUrl = databaseUrlFromEnv(env);
+  if (!databaseUrl.startsWith("file:")) {
+    throw new ConfigError("Invalid configuration:\n  - DATABASE_URL must be a file: URL such as file:./data/initlink.db");
+  }
+  return {
+    appUrl: parsed.APP_URL,
+    databaseUrl,
+    port: parsed.PORT,
+    initIntervalMs: parsed.INIT_INTERVAL_MS,
+    initLifetimeMs: parsed.INIT_LIFETIME_SECONDS * 1000,
+    trustProxyHops: parsed.TRUST_PROXY_HOPS,
+  };
+}
+
+let loaded: Config | undefined;
+
+export function config(): Config {
+  loaded ??= parseConfig(process.env);
+  return loaded;
+}

@@ -1,0 +1,25 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+
+// Which database DATABASE_URL names. Shared by the app and prisma.config.ts, so it must not
+// import anything of the app's.
+
+export const DEFAULT_DATABASE_URL = "file:./data/initlink.db";
+
+export function databaseUrlFromEnv(env: NodeJS.ProcessEnv): string {
+  const value = env.DATABASE_URL?.trim();
+  return value ? value : DEFAULT_DATABASE_URL;
+}
+
+/** The file path of a `file:` URL, relative paths taken from the working directory. */
+export function sqliteFilePath(databaseUrl: string): string {
+  if (!databaseUrl.startsWith("file:")) {
+    throw new Error(`DATABASE_URL must be a file: URL for SQLite, got "${databaseUrl.split(":")[0]}:…"`);
+  }
+  return databaseUrl.slice("file:".length);
+}
+
+/** SQLite creates the file but not its folder. */
+export function ensureSqliteDirectory(file: string): void {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+}

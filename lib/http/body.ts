@@ -1,0 +1,58 @@
+import { ApiError } from "./errors";
+
+export const MAX_JSON_BODY_BYTES = 16 * 1024;
+
+// application/json is the contract; clients that send JSON through fetch() without a type (or
+// with fetch's default text/plain) are accepted too, as long as the body parses.
+function acceptedContentType(header: string | null): boolean {
+  if (header === null || header.trim() === "") return true;
+  const mediaType = header.split(";")[0].trim().toLowerCase();
+  return mediaType === "application/json" || mediaType === "text/plain" || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+const tooLarge = () => new ApiError("payload_too_large", `The request body must be at most ${MAX_JSON_BODY_BYTES} bytes.`);
+
+/** Reads the body, stopping as soon as it passes the limit rather than reading it to the end. */
+async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) throw tooLarge();
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+export async function readJsonBody(request: Request): Promise<unknown> {
+  if (!acceptedContentType(request.headers.get("content-type"))) {
+    throw new ApiError("unsupported_media_type", "Send the body as JSON with Content-Type: application/json.");
+  }
+  const bytes = await readLimited(request, MAX_JSON_BODY_BYTES);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid UTF-8.");
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError("invalid_json", "The request body is not valid JSON.");
+  }
+}

@@ -1,0 +1,29 @@
+// The one error type domain code throws, and the one table that maps its codes to HTTP.
+
+export const errorStatus = {
+  invalid_request: 400,
+  invalid_json: 400,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  not_found: 404,
+  slow_down: 429,
+  internal_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export type FieldProblem = { field: string; message: string };
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly extra: { fields?: FieldProblem[]; interval?: number; retryAfterSeconds?: number } = {},
+  ) {
+    super(message);
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}

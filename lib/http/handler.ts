@@ -1,0 +1,21 @@
+import { ApiError } from "./errors";
+import { errorResponse } from "./response";
+
+type Handler<P> = (request: Request, params: P) => Promise<Response>;
+
+/**
+ * Wraps a route handler: awaits the route's params and turns every thrown error into a JSON
+ * answer. An ApiError keeps its code; anything else is our fault, logged, and answered with a
+ * generic 500 that carries no detail.
+ */
+export function apiRoute<P>(handler: Handler<P>) {
+  return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
+    try {
+      return await handler(request, await context.params);
+    } catch (error) {
+      if (error instanceof ApiError) return errorResponse(error);
+      console.error(JSON.stringify({ level: "error", msg: "unhandled error", route: new URL(request.url).pathname, error: String(error) }));
+      return errorResponse(new ApiError("internal_error", "Something went wrong on our side. Please try again."));
+    }
+  };
+}

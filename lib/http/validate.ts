@@ -1,0 +1,14 @@
+import type { z } from "zod";
+import { ApiError } from "./errors";
+
+/** Parses input with a zod schema; a failure becomes a 400 that names every offending field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fields = result.error.issues.map((issue) => ({
+    field: issue.path.length > 0 ? issue.path.join(".") : "(body)",
+    message: issue.message,
+  }));
+  const summary = fields.map((problem) => (problem.field === "(body)" ? problem.message : `${problem.field} ${problem.message}`)).join("; ");
+  throw new ApiError("invalid_request", summary, { fields });
+}

@@ -1,0 +1,77 @@
+import { createHash } from "node:crypto";
+import { db, isUniqueViolation } from "../db";
+import { ApiError } from "../http/errors";
+import { INIT_ID_PATTERN } from "./codes";
+
+export type InitStatus = "pending" | "done" | "denied" | "expired";
+
+export type InitStatusAnswer = {
+  id: string;
+  status: InitStatus;
+  timestamp: number;
+  interval: number;
+  expires_at: number;
+};
+
+/** A stored status read at `now`: a pending init past its expiry is expired, swept or not. */
+export function effectiveStatus(stored: string, expiresAt: Date, now: number): InitStatus {
+  if (stored === "done" || stored === "denied") return stored;
+  return expiresAt.getTime() <= now ? "expired" : "pending";
+}
+
+// A poll counts as on time when at least this share of the interval has passed since the
+// poller's last accepted poll: network jitter must never slow down a client that keeps time.
+export const POLL_TOLERANCE = 0.25;
+
+/** Who is polling: the CLI and the person's browser differ in address, user agent or credentials. */
+export function pollerKey(address: string | null, userAgent: string | null, authorization: string | null): string {
+  return createHash("sha256").update(`${address ?? ""}\n${userAgent ?? ""}\n${authorization ?? ""}`).digest("base64url");
+}
+
+const notFound = () => new ApiError("not_found", "No init with this id exists.");
+
+// RFC 8628 §3.5: a client polling faster than the interval is told to slow down. Only accepted
+// polls move the clock, so a too-fast poll never pushes the next allowed one further out.
+async function admitPoll(initId: string, key: string, intervalMs: number, now: number): Promise<void> {
+  const prisma = await db();
+  const onTimeSince = new Date(now - Math.floor(intervalMs * (1 - POLL_TOLERANCE)));
+  const advanced = await prisma.initPoll.updateMany({
+    where: { initId, pollerKey: key, lastPolledAt: { lte: onTimeSince } },
+    data: { lastPolledAt: new Date(now) },
+  });
+  if (advanced.count === 1) return;
+  const last = await prisma.initPoll.findUnique({ where: { initId_pollerKey: { initId, pollerKey: key } } });
+  if (last === null) {
+    try {
+      await prisma.initPoll.create({ data: { initId, pollerKey: key, lastPolledAt: new Date(now) } });
+      return;
+    } catch (error) {
+      // Another request of the same poller created the row first: this one is the fast one.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  const waitMs = last ? last.lastPolledAt.getTime() + intervalMs - now : intervalMs;
+  throw new ApiError("slow_down", `Polling too fast: wait ${intervalMs} ms between requests.`, {
+    interval: intervalMs,
+    retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
+  });
+}
+
+export async function readInitStatus(id: string, poller: string): Promise<InitStatusAnswer> {
+  if (!INIT_ID_PATTERN.test(id)) throw notFound();
+  const prisma = await db();
+  const init = await prisma.init.findUnique({
+    where: { id },
+    select: { id: true, status: true, intervalMs: true, expiresAt: true },
+  });
+  if (init === null) throw notFound();
+  const now = Date.now();
+  await admitPoll(init.id, poller, init.intervalMs, now);
+  return {
+    id: init.id,
+    status: effectiveStatus(init.status, init.expiresAt, now),
+    timestamp: now,
+    interval: init.intervalMs,
+    expires_at: init.expiresAt.getTime(),
+  };
+}

@@ -1,0 +1,44 @@
+import { db } from "../db";
+import { INIT_ID_PATTERN } from "./codes";
+import { effectiveStatus, type InitStatus } from "./status";
+
+/** What the init page shows of an init: what the client reported and what the server saw. */
+export type InitView = {
+  id: string;
+  sender: string;
+  senderDevice: string | null;
+  senderOs: string | null;
+  senderIp: string | null;
+  observedIp: string | null;
+  status: InitStatus;
+  intervalMs: number;
+  createdAt: number;
+  expiresAt: number;
+};
+
+export async function findInitView(id: string): Promise<InitView | null> {
+  if (!INIT_ID_PATTERN.test(id)) return null;
+  const prisma = await db();
+  const init = await prisma.init.findUnique({
+    where: { id },
+    select: {
+      id: true,
+      sender: true,
+      senderDevice: true,
+      senderOs: true,
+      senderIp: true,
+      observedIp: true,
+      status: true,
+      intervalMs: true,
+      createdAt: true,
+      expiresAt: true,
+    },
+  });
+  if (init === null) return null;
+  return {
+    ...init,
+    status: effectiveStatus(init.status, init.expiresAt, Date.now()),
+    createdAt: init.createdAt.getTime(),
+    expiresAt: init.expiresAt.getTime(),
+  };
+}

@@ -1,0 +1,58 @@
+// @ts-check
+// `npm start`: everything a fresh clone needs before it serves — the Prisma client, the
+// database's migrations, a production build when the sources are newer than the last one —
+// then the server itself. `npm start -- --dev` serves the development build instead.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { runPrisma } from "./prisma.mjs";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const dev = process.argv.includes("--dev");
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+/** @param {string} reason */
+function fail(reason) {
+  console.error(`initlink: ${reason}`);
+  process.exit(1);
+}
+
+/** @param {string} target @returns {number} newest modification time below target */
+function newestMtime(target) {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(target)) {
+    if (entry === "generated" || entry === "node_modules") continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+const BUILD_INPUTS = ["app", "lib", "public", "instrumentation.ts", "next.config.mjs", "tsconfig.json", "package-lock.json", "prisma/schema.prisma"];
+
+function buildIsStale() {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  if (!existsSync(buildId)) return true;
+  const builtAt = statSync(buildId).mtimeMs;
+  return BUILD_INPUTS.some((input) => newestMtime(path.join(root, input)) > builtAt);
+}
+
+if (!existsSync(path.join(root, "node_modules", "next"))) fail("dependencies are missing: run `npm ci` first.");
+if (!existsSync(path.join(root, "lib", "generated", "prisma", "client.ts")) && runPrisma(["generate"]) !== 0) {
+  fail("generating the Prisma client failed.");
+}
+if (runPrisma(["migrate", "deploy"]) !== 0) fail("migrating the database failed (see above).");
+if (!dev && buildIsStale()) {
+  const build = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (build.status !== 0) fail("the production build failed (see above).");
+}
+if (!dev) Object.assign(process.env, { NODE_ENV: "production" });
+process.argv.push(...(dev ? ["--dev"] : []));
+await import("../server.mjs");

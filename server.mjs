@@ -1,0 +1,33 @@
+// @ts-check
+// The production server: Next.js's request handler behind a plain node:http server, so that the
+// TCP peer's address reaches the app in a header no client can set (Next's own server keeps a
+// client-sent X-Forwarded-For as it is).
+import { createServer } from "node:http";
+import next from "next";
+
+const PEER_ADDRESS_HEADER = "x-initlink-peer";
+
+const port = Number(process.env.PORT || 3000);
+const hostname = process.env.HOSTNAME || "0.0.0.0";
+const dev = process.argv.includes("--dev");
+const app = next({ dev, hostname, port });
+
+// prepare() runs instrumentation.ts, which validates the configuration and exits on a bad value.
+await app.prepare();
+const handle = app.getRequestHandler();
+
+const server = createServer((request, response) => {
+  request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+  void handle(request, response);
+});
+
+server.listen(port, hostname, () => {
+  console.log(JSON.stringify({ level: "info", msg: "listening", url: `http://${hostname}:${port}`, pid: process.pid }));
+});
+
+for (const signal of /** @type {const} */ (["SIGTERM", "SIGINT"])) {
+  process.once(signal, () => {
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
+}
