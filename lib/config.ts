@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { databaseUrlFromEnv } from "./database-url";
+import { databaseUrlFromEnv, type Env } from "./database-url";
 
 // Every setting the service reads from the environment, parsed once. `lib/` takes its
 // settings from here and never reads process.env itself.
@@ -47,6 +47,11 @@ const envSchema = z.object({
   INIT_INTERVAL_MS: intFromEnv("INIT_INTERVAL_MS", 5000, 100, 600_000),
   INIT_LIFETIME_SECONDS: intFromEnv("INIT_LIFETIME_SECONDS", 900, 10, 86_400),
   TRUST_PROXY_HOPS: intFromEnv("TRUST_PROXY_HOPS", 0, 0, 10),
+  SQLITE_SYNCHRONOUS: z
+    .string()
+    .optional()
+    .transform((value) => value?.trim().toUpperCase() || "FULL")
+    .pipe(z.enum(["FULL", "NORMAL"], { error: "SQLITE_SYNCHRONOUS must be FULL or NORMAL" })),
 });
 
 export type Config = {
@@ -56,11 +61,12 @@ export type Config = {
   initIntervalMs: number;
   initLifetimeMs: number;
   trustProxyHops: number;
+  sqliteSynchronous: "FULL" | "NORMAL";
 };
 
 export class ConfigError extends Error {}
 
-export function parseConfig(env: NodeJS.ProcessEnv): Config {
+export function parseConfig(env: Env): Config {
   const result = envSchema.safeParse(env);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => `  - ${issue.message}`).join("\n");
@@ -78,6 +84,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     initIntervalMs: parsed.INIT_INTERVAL_MS,
     initLifetimeMs: parsed.INIT_LIFETIME_SECONDS * 1000,
     trustProxyHops: parsed.TRUST_PROXY_HOPS,
+    sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS,
   };
 }
 

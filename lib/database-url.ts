@@ -6,7 +6,9 @@ import path from "node:path";
 
 export const DEFAULT_DATABASE_URL = "file:./data/initlink.db";
 
-export function databaseUrlFromEnv(env: NodeJS.ProcessEnv): string {
+export type Env = Record<string, string | undefined>;
+
+export function databaseUrlFromEnv(env: Env): string {
   const value = env.DATABASE_URL?.trim();
   return value ? value : DEFAULT_DATABASE_URL;
 }

@@ -1,5 +1,5 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { Prisma, PrismaClient } from "./generated/prisma/client";
+import { PrismaClient } from "./generated/prisma/client";
 import { config } from "./config";
 import { ensureSqliteDirectory, sqliteFilePath } from "./database-url";
 
@@ -7,13 +7,15 @@ import { ensureSqliteDirectory, sqliteFilePath } from "./database-url";
 let ready: Promise<PrismaClient> | undefined;
 
 async function open(): Promise<PrismaClient> {
-  const file = sqliteFilePath(config().databaseUrl);
+  const cfg = config();
+  const file = sqliteFilePath(cfg.databaseUrl);
   ensureSqliteDirectory(file);
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: file, timeout: 5000 }) });
-  // WAL lets readers run beside the writer; synchronous=FULL makes every acknowledged commit
-  // survive a crash or power loss (NORMAL could lose the last commits in WAL mode).
+  // WAL lets readers run beside the writer. synchronous=FULL (the default) makes every
+  // acknowledged commit survive a process crash and a power loss; NORMAL survives a process
+  // crash but may lose the last commits to a power loss, for more writes per second.
   await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
-  await client.$queryRawUnsafe("PRAGMA synchronous = FULL");
+  await client.$queryRawUnsafe(`PRAGMA synchronous = ${cfg.sqliteSynchronous}`);
   await client.$queryRawUnsafe("PRAGMA foreign_keys = ON");
   return client;
 }
@@ -23,7 +25,3 @@ export function db(): Promise<PrismaClient> {
   return ready;
 }
 
-/** True for a write rejected by a unique constraint (Prisma's P2002). */
-export function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
-}

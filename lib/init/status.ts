@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { db, isUniqueViolation } from "../db";
+import { db } from "../db";
 import { ApiError } from "../http/errors";
 import { INIT_ID_PATTERN } from "./codes";
 
@@ -31,25 +31,19 @@ export function pollerKey(address: string | null, userAgent: string | null, auth
 const notFound = () => new ApiError("not_found", "No init with this id exists.");
 
 // RFC 8628 §3.5: a client polling faster than the interval is told to slow down. Only accepted
-// polls move the clock, so a too-fast poll never pushes the next allowed one further out.
+// polls move the clock, so a too-fast poll never pushes the next allowed one further out. One
+// statement records an on-time poll and refuses a fast one, atomically (SQLite and PostgreSQL
+// share this upsert syntax).
 async function admitPoll(initId: string, key: string, intervalMs: number, now: number): Promise<void> {
   const prisma = await db();
+  const polledAt = new Date(now);
   const onTimeSince = new Date(now - Math.floor(intervalMs * (1 - POLL_TOLERANCE)));
-  const advanced = await prisma.initPoll.updateMany({
-    where: { initId, pollerKey: key, lastPolledAt: { lte: onTimeSince } },
-    data: { lastPolledAt: new Date(now) },
-  });
-  if (advanced.count === 1) return;
+  const accepted = await prisma.$executeRaw`
+    INSERT INTO "InitPoll" ("initId", "pollerKey", "lastPolledAt") VALUES (${initId}, ${key}, ${polledAt})
+    ON CONFLICT ("initId", "pollerKey") DO UPDATE SET "lastPolledAt" = excluded."lastPolledAt"
+    WHERE "InitPoll"."lastPolledAt" <= ${onTimeSince}`;
+  if (accepted === 1) return;
   const last = await prisma.initPoll.findUnique({ where: { initId_pollerKey: { initId, pollerKey: key } } });
-  if (last === null) {
-    try {
-      await prisma.initPoll.create({ data: { initId, pollerKey: key, lastPolledAt: new Date(now) } });
-      return;
-    } catch (error) {
-      // Another request of the same poller created the row first: this one is the fast one.
-      if (!isUniqueViolation(error)) throw error;
-    }
-  }
   const waitMs = last ? last.lastPolledAt.getTime() + intervalMs - now : intervalMs;
   throw new ApiError("slow_down", `Polling too fast: wait ${intervalMs} ms between requests.`, {
     interval: intervalMs,

@@ -1,0 +1,51 @@
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { SHORT_URL } from "../../playwright.config";
+
+async function createInit(request: APIRequestContext, baseURL: string, data: Record<string, string>, headers: Record<string, string> = {}) {
+  const response = await request.post(`${baseURL}/api/init`, { data, headers });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as { id: string; url: string; redirect_url: string; interval: number };
+}
+
+test("the home page loads", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "initlink" })).toBeVisible();
+});
+
+test("the init page shows what the client reported and where the request came from", async ({ page, request, baseURL }) => {
+  // A forged X-Forwarded-For must not change the address the service saw.
+  const init = await createInit(request, baseURL!, { sender: "@acme/cli", sender_device: "build box", sender_os: "linux", sender_ip: "192.0.2.10" }, { "x-forwarded-for": "203.0.113.66" });
+  expect(init.redirect_url).toBe(`${baseURL}/init/${init.id}`);
+  await page.goto(init.redirect_url);
+  await expect(page.getByRole("heading", { name: "A client asks to be linked" })).toBeVisible();
+  const facts = page.getByRole("region", { name: "Who is asking" });
+  await expect(facts).toContainText("@acme/cli");
+  await expect(facts).toContainText("build box");
+  await expect(facts).toContainText("linux");
+  await expect(facts).toContainText("192.0.2.10");
+  await expect(facts).toContainText("127.0.0.1");
+  await expect(facts).not.toContainText("203.0.113.66");
+  await expect(page.getByRole("status")).toContainText("Waiting for approval");
+  await page.screenshot({ path: "test-results/screenshots/init-pending.png", fullPage: true });
+});
+
+test("markup in what the client reported is shown as text, never run", async ({ page, request, baseURL }) => {
+  const init = await createInit(request, baseURL!, { sender: "<img src=x onerror=window.pwned=1>", sender_device: "<script>window.pwned=1</script>" });
+  await page.goto(init.redirect_url);
+  await expect(page.getByRole("region", { name: "Who is asking" })).toContainText("<script>window.pwned=1</script>");
+  expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+});
+
+test("an unknown init id gets a 404 page", async ({ page }) => {
+  const response = await page.goto("/init/AAAAAAAAAAAAAAAAAAAAAA");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+});
+
+test("the page follows the status without a reload: it turns expired when the init expires", async ({ page, request }) => {
+  const init = await createInit(request, SHORT_URL, { sender: "@acme/cli" });
+  await page.goto(init.redirect_url);
+  await expect(page.getByRole("status")).toContainText("Waiting for approval");
+  await expect(page.getByRole("status")).toContainText("Expired", { timeout: 20_000 });
+  await page.screenshot({ path: "test-results/screenshots/init-expired.png", fullPage: true });
+});

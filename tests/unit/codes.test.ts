@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { INIT_ID_PATTERN, newInitId, newUserCode, USER_CODE_ALPHABET } from "@/lib/init/codes";
+import { effectiveStatus } from "@/lib/init/status";
+
+describe("init codes", () => {
+  it("makes URL-safe 128-bit ids", () => {
+    const ids = Array.from({ length: 1000 }, newInitId);
+    expect(ids.every((id) => INIT_ID_PATTERN.test(id))).toBe(true);
+    expect(new Set(ids).size).toBe(1000);
+  });
+
+  // RFC 8628 §6.1: no vowels, no look-alike characters.
+  it("makes user codes of eight consonants, using the whole alphabet", () => {
+    const codes = Array.from({ length: 2000 }, newUserCode);
+    expect(codes.every((code) => /^[A-Z]{4}-[A-Z]{4}$/.test(code))).toBe(true);
+    const used = new Set(codes.join("").replace(/-/g, ""));
+    expect([...used].sort().join("")).toBe(USER_CODE_ALPHABET);
+  });
+});
+
+describe("effectiveStatus", () => {
+  const expiresAt = new Date(10_000);
+  it.each([
+    ["pending", 9_999, "pending"],
+    ["pending", 10_000, "expired"],
+    ["done", 20_000, "done"],
+    ["denied", 20_000, "denied"],
+  ])("reads %s at %d as %s", (stored, now, expected) => {
+    expect(effectiveStatus(stored, expiresAt, now)).toBe(expected);
+  });
+});

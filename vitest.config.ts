@@ -1,0 +1,19 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  test: {
+    include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts"],
+    globalSetup: ["tests/setup/template-database.ts"],
+    setupFiles: ["tests/setup/database.ts"],
+    env: {
+      APP_URL: "https://initlink.test",
+      INIT_INTERVAL_MS: "5000",
+      INIT_LIFETIME_SECONDS: "900",
+    },
+    pool: "forks",
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
