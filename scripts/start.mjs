@@ -1,11 +1,12 @@
 // @ts-check
-// `npm start`: everything a fresh clone needs before it serves — the Prisma client, the
+// `npm start`: everything a fresh clone needs before it serves — the dependencies, the Prisma client, the
 // database's migrations, a production build when the sources are newer than the last one —
 // then the server itself. `npm start -- --dev` serves the development build instead.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ensureInstalled } from "./install.mjs";
 import { runPrisma } from "./prisma.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -40,7 +41,7 @@ function buildIsStale() {
   return BUILD_INPUTS.some((input) => newestMtime(path.join(root, input)) > builtAt);
 }
 
-if (!existsSync(path.join(root, "node_modules", "next"))) fail("dependencies are missing: run `npm ci` first.");
+ensureInstalled();
 if (!existsSync(path.join(root, "lib", "generated", "prisma", "client.ts")) && runPrisma(["generate"]) !== 0) {
   fail("generating the Prisma client failed.");
 }
