@@ -4,6 +4,21 @@ const nextConfig = {
   reactStrictMode: true,
   // The native SQLite binding is loaded by Node at run time, never bundled.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          // No other site may frame the pages (clickjacking of Approve), and no page leaks its
+          // URL (which carries the init id) as a referrer.
+          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Referrer-Policy", value: "no-referrer" },
+          { key: "X-Content-Type-Options", value: "nosniff" },
+        ],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

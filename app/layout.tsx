@@ -1,16 +1,43 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import type { ReactNode } from "react";
+import { currentUser } from "@/lib/auth/current";
 import "./globals.css";
 
 export const metadata: Metadata = {
   title: { default: "initlink", template: "%s · initlink" },
   description: "Hand a command-line client over to the browser and back, then link it to a project.",
+  referrer: "no-referrer",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const user = await currentUser();
   return (
     <html lang="en">
       <body>
+        <header className="site">
+          <Link href="/" className="brand">
+            initlink
+          </Link>
+          <nav aria-label="Account">
+            {user ? (
+              <>
+                <Link href="/projects">Projects</Link>
+                <span className="muted">{user.email}</span>
+                <form method="post" action="/auth/signout">
+                  <button type="submit" className="link">
+                    Sign out
+                  </button>
+                </form>
+              </>
+            ) : (
+              <>
+                <Link href="/signin">Sign in</Link>
+                <Link href="/signup">Sign up</Link>
+              </>
+            )}
+          </nav>
+        </header>
         <main>{children}</main>
       </body>
     </html>

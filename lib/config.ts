@@ -47,12 +47,21 @@ const envSchema = z.object({
   INIT_INTERVAL_MS: intFromEnv("INIT_INTERVAL_MS", 5000, 100, 600_000),
   INIT_LIFETIME_SECONDS: intFromEnv("INIT_LIFETIME_SECONDS", 900, 10, 86_400),
   TRUST_PROXY_HOPS: intFromEnv("TRUST_PROXY_HOPS", 0, 0, 10),
+  INIT_CODE_CHECK: z
+    .string()
+    .optional()
+    .transform((value) => value?.trim().toLowerCase() || "confirm")
+    .pipe(z.enum(["confirm", "enter"], { error: "INIT_CODE_CHECK must be confirm or enter" })),
+  SESSION_LIFETIME_DAYS: intFromEnv("SESSION_LIFETIME_DAYS", 30, 1, 365),
+  ACCESS_TOKEN_LIFETIME_DAYS: intFromEnv("ACCESS_TOKEN_LIFETIME_DAYS", 90, 1, 3650),
   SQLITE_SYNCHRONOUS: z
     .string()
     .optional()
     .transform((value) => value?.trim().toUpperCase() || "FULL")
     .pipe(z.enum(["FULL", "NORMAL"], { error: "SQLITE_SYNCHRONOUS must be FULL or NORMAL" })),
 });
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type Config = {
   appUrl: string;
@@ -62,6 +71,10 @@ export type Config = {
   initLifetimeMs: number;
   trustProxyHops: number;
   sqliteSynchronous: "FULL" | "NORMAL";
+  /** confirm: the page shows the user code and asks to confirm it; enter: the person types it. */
+  initCodeCheck: "confirm" | "enter";
+  sessionLifetimeMs: number;
+  accessTokenLifetimeMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -85,6 +98,9 @@ export function parseConfig(env: Env): Config {
     initLifetimeMs: parsed.INIT_LIFETIME_SECONDS * 1000,
     trustProxyHops: parsed.TRUST_PROXY_HOPS,
     sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS,
+    initCodeCheck: parsed.INIT_CODE_CHECK,
+    sessionLifetimeMs: parsed.SESSION_LIFETIME_DAYS * DAY_MS,
+    accessTokenLifetimeMs: parsed.ACCESS_TOKEN_LIFETIME_DAYS * DAY_MS,
   };
 }
 

@@ -1,5 +1,5 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaClient } from "./generated/prisma/client";
+import { Prisma, PrismaClient } from "./generated/prisma/client";
 import { config } from "./config";
 import { ensureSqliteDirectory, sqliteFilePath } from "./database-url";
 
@@ -25,3 +25,8 @@ export function db(): Promise<PrismaClient> {
   return ready;
 }
 
+
+/** True for a write rejected by a unique constraint (Prisma's P2002). */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}

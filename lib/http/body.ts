@@ -56,3 +56,15 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     throw new ApiError("invalid_json", "The request body is not valid JSON.");
   }
 }
+
+export const MAX_FORM_BODY_BYTES = 8 * 1024;
+
+/** An HTML form's fields (application/x-www-form-urlencoded), read within a size limit. */
+export async function readFormBody(request: Request): Promise<URLSearchParams> {
+  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (mediaType !== "application/x-www-form-urlencoded") {
+    throw new ApiError("unsupported_media_type", "Send the form as application/x-www-form-urlencoded.");
+  }
+  const bytes = await readLimited(request, MAX_FORM_BODY_BYTES);
+  return new URLSearchParams(new TextDecoder().decode(bytes));
+}

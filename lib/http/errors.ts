@@ -3,6 +3,13 @@
 export const errorStatus = {
   invalid_request: 400,
   invalid_json: 400,
+  code_mismatch: 400,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  invalid_secret: 401,
+  cross_site_request: 403,
+  email_taken: 409,
+  init_not_pending: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   not_found: 404,

@@ -11,6 +11,7 @@ export function errorResponse(error: ApiError): Response {
   const { fields, interval, retryAfterSeconds } = error.extra;
   const headers: Record<string, string> = {};
   if (retryAfterSeconds !== undefined) headers["Retry-After"] = String(retryAfterSeconds);
+  if (error.status === 401) headers["WWW-Authenticate"] = 'Bearer realm="initlink"';
   return jsonResponse(
     error.status,
     {
@@ -21,4 +22,11 @@ export function errorResponse(error: ApiError): Response {
     },
     headers,
   );
+}
+
+/** 303 See Other to a path of this service, built on APP_URL (never on the request's Host). */
+export function redirectResponse(appUrl: string, path: string, setCookie?: string): Response {
+  const headers: Record<string, string> = { Location: new URL(path, appUrl).toString(), "Cache-Control": "no-store" };
+  if (setCookie !== undefined) headers["Set-Cookie"] = setCookie;
+  return new Response(null, { status: 303, headers });
 }

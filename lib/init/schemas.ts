@@ -1,14 +1,12 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { UNSAFE_CHARACTERS } from "../text";
 
 // Limits of Create Init's fields, after trimming (documented in README.md).
 export const SENDER_MAX = 200;
 export const SENDER_DEVICE_MAX = 200;
 export const SENDER_OS_MAX = 100;
 
-// C0/C1 controls and the bidirectional overrides that can make text read differently from
-// what it is (a device name that displays as someone else's).
-const UNSAFE_CHARACTERS = /[\p{Cc}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 const text = (max: number) =>
   z

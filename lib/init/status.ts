@@ -1,7 +1,10 @@
-import { createHash } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { Config } from "../config";
 import { db } from "../db";
 import { ApiError } from "../http/errors";
-import { INIT_ID_PATTERN } from "./codes";
+import { projectUrl } from "../projects/projects";
+import { deleteAccessToken, issueProjectAccessToken } from "../tokens/access-tokens";
+import { hashSecret, INIT_ID_PATTERN } from "./codes";
 
 export type InitStatus = "pending" | "done" | "denied" | "expired";
 
@@ -51,21 +54,64 @@ async function admitPoll(initId: string, key: string, intervalMs: number, now: n
   });
 }
 
-export async function readInitStatus(id: string, poller: string): Promise<InitStatusAnswer> {
+/** What the client holding the init's secret learns besides the status. */
+export type ClientExtras = {
+  project?: { id: string; name: string };
+  approved_by?: { email: string };
+  access_token?: string;
+  access_token_expires_at?: number;
+};
+
+export type StatusAnswer = InitStatusAnswer & { project_id?: string; project_url?: string } & ClientExtras;
+
+function secretMatches(presented: string, storedHash: string): boolean {
+  const a = Buffer.from(hashSecret(presented), "hex");
+  const b = Buffer.from(storedHash, "hex");
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+// Once done, the client that presents the secret gets the project, the approver and, exactly
+// once, an access token for the project. The token row is made first and then claimed with a
+// conditional update; a request that loses the claim deletes its token unseen.
+async function clientExtras(cfg: Config, initId: string, alreadyIssued: boolean): Promise<ClientExtras> {
+  const prisma = await db();
+  const init = await prisma.init.findUniqueOrThrow({
+    where: { id: initId },
+    select: { sender: true, senderDevice: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true } } },
+  });
+  if (init.project === null || init.approvedBy === null) return {};
+  const extras: ClientExtras = { project: init.project, approved_by: { email: init.approvedBy.email } };
+  if (alreadyIssued) return extras;
+  const name = init.senderDevice ? `${init.sender} on ${init.senderDevice}` : init.sender;
+  const issued = await issueProjectAccessToken(cfg, init.approvedBy.id, init.project.id, name);
+  const claimed = await prisma.init.updateMany({ where: { id: initId, accessTokenId: null }, data: { accessTokenId: issued.id } });
+  if (claimed.count !== 1) {
+    await deleteAccessToken(issued.id);
+    return extras;
+  }
+  return { ...extras, access_token: issued.token, access_token_expires_at: issued.expiresAt.getTime() };
+}
+
+/**
+ * The status of an init, for any poller. `secret` is what the caller presented as
+ * `Authorization: Bearer <secret>`, if anything; a wrong one is refused.
+ */
+export async function readInitStatus(cfg: Config, id: string, poller: string, secret: string | null): Promise<StatusAnswer> {
   if (!INIT_ID_PATTERN.test(id)) throw notFound();
   const prisma = await db();
   const init = await prisma.init.findUnique({
     where: { id },
-    select: { id: true, status: true, intervalMs: true, expiresAt: true },
+    select: { id: true, status: true, intervalMs: true, expiresAt: true, secretHash: true, projectId: true, accessTokenId: true },
   });
   if (init === null) throw notFound();
   const now = Date.now();
   await admitPoll(init.id, poller, init.intervalMs, now);
-  return {
-    id: init.id,
-    status: effectiveStatus(init.status, init.expiresAt, now),
-    timestamp: now,
-    interval: init.intervalMs,
-    expires_at: init.expiresAt.getTime(),
-  };
+  if (secret !== null && !secretMatches(secret, init.secretHash)) {
+    throw new ApiError("invalid_secret", "The secret does not belong to this init.");
+  }
+  const status = effectiveStatus(init.status, init.expiresAt, now);
+  const answer: StatusAnswer = { id: init.id, status, timestamp: now, interval: init.intervalMs, expires_at: init.expiresAt.getTime() };
+  if (status !== "done" || init.projectId === null) return answer;
+  const done = { ...answer, project_id: init.projectId, project_url: projectUrl(cfg, init.projectId) };
+  return secret === null ? done : { ...done, ...(await clientExtras(cfg, init.id, init.accessTokenId !== null)) };
 }

@@ -14,6 +14,9 @@ export type InitView = {
   intervalMs: number;
   createdAt: number;
   expiresAt: number;
+  userCode: string;
+  approvedById: string | null;
+  project: { id: string; name: string } | null;
 };
 
 export async function findInitView(id: string): Promise<InitView | null> {
@@ -32,6 +35,9 @@ export async function findInitView(id: string): Promise<InitView | null> {
       intervalMs: true,
       createdAt: true,
       expiresAt: true,
+      userCode: true,
+      approvedById: true,
+      project: { select: { id: true, name: true } },
     },
   });
   if (init === null) return null;

@@ -11,6 +11,9 @@ describe("parseConfig", () => {
       initLifetimeMs: 900_000,
       trustProxyHops: 0,
       sqliteSynchronous: "FULL",
+      initCodeCheck: "confirm",
+      sessionLifetimeMs: 30 * 86_400_000,
+      accessTokenLifetimeMs: 90 * 86_400_000,
     });
   });
 
@@ -25,6 +28,7 @@ describe("parseConfig", () => {
     [{ PORT: "70000" }, "PORT must be a whole number from 1 to 65535"],
     [{ INIT_INTERVAL_MS: "fast" }, "INIT_INTERVAL_MS must be a whole number"],
     [{ INIT_LIFETIME_SECONDS: "1.5" }, "INIT_LIFETIME_SECONDS must be a whole number"],
+    [{ INIT_CODE_CHECK: "none" }, "INIT_CODE_CHECK must be confirm or enter"],
     [{ SQLITE_SYNCHRONOUS: "OFF" }, "SQLITE_SYNCHRONOUS must be FULL or NORMAL"],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must be a file: URL"],
   ])("rejects %o with a clear message", (env, message) => {

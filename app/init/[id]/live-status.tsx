@@ -1,5 +1,6 @@
 "use client";
 
+import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 
 type Status = "pending" | "done" | "denied" | "expired";
@@ -14,9 +15,31 @@ const LABELS: Record<Status, string> = {
 const isStatus = (value: unknown): value is Status =>
   value === "pending" || value === "done" || value === "denied" || value === "expired";
 
-/** The init's status, kept current by polling the status resource at the init's interval. */
-export function LiveStatus({ id, initialStatus, intervalMs }: { id: string; initialStatus: Status; intervalMs: number }) {
+function formatRemaining(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/**
+ * The init's status and time left, kept current by polling the status resource at the init's
+ * interval. When the status changes (approved in another tab, denied, expired) the page is
+ * rendered again from the server, without a reload.
+ */
+export function LiveStatus({ id, initialStatus, intervalMs, expiresAt }: { id: string; initialStatus: Status; intervalMs: number; expiresAt: number }) {
+  const router = useRouter();
   const [status, setStatus] = useState<Status>(initialStatus);
+  const [now, setNow] = useState<number | null>(null);
+
+  useEffect(() => {
+    if (status !== initialStatus) router.refresh();
+  }, [status, initialStatus, router]);
+
+  useEffect(() => {
+    if (status !== "pending") return;
+    const tick = setInterval(() => setNow(Date.now()), 1000);
+    setNow(Date.now());
+    return () => clearInterval(tick);
+  }, [status]);
 
   useEffect(() => {
     if (status !== "pending") return;
@@ -28,8 +51,6 @@ export function LiveStatus({ id, initialStatus, intervalMs }: { id: string; init
         const response = await fetch(`/api/init/${encodeURIComponent(id)}`, { cache: "no-store" });
         if (response.status === 429) {
           waitMs = Math.max(intervalMs, Number(response.headers.get("retry-after") ?? "0") * 1000);
-        } else if (response.status === 404) {
-          stopped = true;
         } else if (response.ok) {
           const body: unknown = await response.json();
           const next = typeof body === "object" && body !== null && "status" in body ? body.status : undefined;
@@ -50,6 +71,7 @@ export function LiveStatus({ id, initialStatus, intervalMs }: { id: string; init
   return (
     <p role="status" aria-live="polite">
       Status: <span className={`status status-${status}`}>{LABELS[status]}</span>
+      {status === "pending" && now !== null ? <span className="muted"> · expires in {formatRemaining(expiresAt - now)}</span> : null}
     </p>
   );
 }

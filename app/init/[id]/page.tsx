@@ -1,40 +1,175 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
-import { findInitView } from "@/lib/init/view";
+import { currentUser } from "@/lib/auth/current";
+import { config } from "@/lib/config";
+import { formErrorMessage } from "@/lib/http/messages";
+import { findInitView, type InitView } from "@/lib/init/view";
+import { listProjects } from "@/lib/projects/projects";
 import { LiveStatus } from "./live-status";
 
 export const metadata: Metadata = { title: "Approve a client", referrer: "no-referrer" };
 
-export default async function InitPage({ params }: { params: Promise<{ id: string }> }) {
+function minutesAgo(ms: number): string {
+  const minutes = Math.floor((Date.now() - ms) / 60_000);
+  return minutes < 1 ? "less than a minute ago" : minutes === 1 ? "1 minute ago" : `${minutes} minutes ago`;
+}
+
+function WhoIsAsking({ init }: { init: InitView }) {
+  const notReported = <span className="muted">not reported</span>;
+  const mismatch = init.senderIp !== null && init.observedIp !== null && init.senderIp !== init.observedIp;
+  return (
+    <section className="card" aria-labelledby="who-asks">
+      <h2 id="who-asks">Who is asking</h2>
+      <dl className="facts">
+        <dt>Application</dt>
+        <dd>{init.sender}</dd>
+        <dt>Device</dt>
+        <dd>{init.senderDevice ?? notReported}</dd>
+        <dt>Operating system</dt>
+        <dd>{init.senderOs ?? notReported}</dd>
+        <dt>Reported address</dt>
+        <dd>{init.senderIp ?? notReported}</dd>
+        <dt>Request came from</dt>
+        <dd>
+          {init.observedIp ?? <span className="muted">unknown</span>}
+          {mismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
+        </dd>
+        <dt>Started</dt>
+        <dd>
+          <time dateTime={new Date(init.createdAt).toISOString()}>{minutesAgo(init.createdAt)}</time>
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+function Decision({ init, projects, codeCheck }: { init: InitView; projects: { id: string; name: string }[]; codeCheck: "confirm" | "enter" }) {
+  return (
+    <>
+      <form method="post" action={`/init/${init.id}/approve`} className="card stack" aria-labelledby="approve-heading">
+        <h2 id="approve-heading">Approve</h2>
+        {codeCheck === "confirm" ? (
+          <>
+            <p>
+              Your terminal shows a code. It must be exactly this one:
+              <span className="user-code" aria-label={`Code ${init.userCode.split("").join(" ")}`}>
+                {init.userCode}
+              </span>
+            </p>
+            <label className="check">
+              <input type="checkbox" name="code_confirmed" value="yes" required /> The code in my terminal is {init.userCode}
+            </label>
+          </>
+        ) : (
+          <label>
+            Code shown in your terminal
+            <input name="user_code" required autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={20} placeholder="XXXX-XXXX" />
+          </label>
+        )}
+        <fieldset>
+          <legend>Link the client to</legend>
+          <label className="check">
+            <input type="radio" name="project" value="new" defaultChecked /> a new project named
+          </label>
+          <label className="indent">
+            <span className="visually-hidden">New project name</span>
+            <input name="name" defaultValue={init.sender.slice(0, 100)} maxLength={100} aria-label="New project name" />
+          </label>
+          {projects.map((project) => (
+            <label className="check" key={project.id}>
+              <input type="radio" name="project" value={project.id} /> {project.name}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit">Approve</button>
+      </form>
+      <form method="post" action={`/init/${init.id}/deny`} className="card stack" aria-labelledby="deny-heading">
+        <h2 id="deny-heading">Not you?</h2>
+        <p>If you did not start this, deny it. The client gets nothing.</p>
+        <button type="submit" className="danger">
+          Deny
+        </button>
+      </form>
+    </>
+  );
+}
+
+function Outcome({ init, viewerId }: { init: InitView; viewerId: string | null }) {
+  if (init.status === "done") {
+    const mine = init.project !== null && init.approvedById === viewerId;
+    return (
+      <section className="card">
+        <h2>Approved</h2>
+        {mine && init.project ? (
+          <p>
+            The client is linked to <Link href={`/projects/${init.project.id}`}>{init.project.name}</Link>.
+          </p>
+        ) : (
+          <p>This request has been approved.</p>
+        )}
+        <p>You can close this page and return to your terminal.</p>
+      </section>
+    );
+  }
+  if (init.status === "denied") {
+    return (
+      <section className="card">
+        <h2>Denied</h2>
+        <p>This request was denied. The client did not get access. If you meant to approve it, start again in your terminal.</p>
+      </section>
+    );
+  }
+  return (
+    <section className="card">
+      <h2>Expired</h2>
+      <p>This request expired before it was approved. Start again in your terminal to get a new link.</p>
+    </section>
+  );
+}
+
+export default async function InitPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id } = await params;
   const init = await findInitView(id);
   if (init === null) notFound();
+  const [user, query] = await Promise.all([currentUser(), searchParams]);
+  const error = formErrorMessage(query.error);
+  const returnTo = encodeURIComponent(`/init/${init.id}`);
 
-  const notReported = <span className="muted">not reported</span>;
   return (
     <>
       <h1>A client asks to be linked</h1>
-      <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} />
-      <section className="card" aria-labelledby="who-asks">
-        <h2 id="who-asks">Who is asking</h2>
-        <dl className="facts">
-          <dt>Application</dt>
-          <dd>{init.sender}</dd>
-          <dt>Device</dt>
-          <dd>{init.senderDevice ?? notReported}</dd>
-          <dt>Operating system</dt>
-          <dd>{init.senderOs ?? notReported}</dd>
-          <dt>Reported address</dt>
-          <dd>{init.senderIp ?? notReported}</dd>
-          <dt>Request came from</dt>
-          <dd>{init.observedIp ?? <span className="muted">unknown</span>}</dd>
-          <dt>Started</dt>
-          <dd>
-            <time dateTime={new Date(init.createdAt).toISOString()}>{new Date(init.createdAt).toUTCString()}</time>
-          </dd>
-        </dl>
-      </section>
-      <p className="warning">Approve only if you just started this yourself in a terminal. Otherwise, deny it.</p>
+      <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} />
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      <WhoIsAsking init={init} />
+      {init.status !== "pending" ? (
+        <Outcome init={init} viewerId={user?.id ?? null} />
+      ) : (
+        <>
+          <p className="warning">Approve only if you just started this yourself in a terminal. Otherwise, deny it.</p>
+          {user === null ? (
+            <section className="card">
+              <h2>Sign in to continue</h2>
+              <p>
+                <Link href={`/signin?returnTo=${returnTo}`}>Sign in</Link> or <Link href={`/signup?returnTo=${returnTo}`}>create an account</Link> to
+                approve or deny. You will come back to this page.
+              </p>
+            </section>
+          ) : (
+            <Decision init={init} projects={await listProjects(user.id)} codeCheck={config().initCodeCheck} />
+          )}
+        </>
+      )}
     </>
   );
 }

@@ -1,0 +1,30 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { currentUser } from "@/lib/auth/current";
+import { listProjects } from "@/lib/projects/projects";
+
+export const metadata: Metadata = { title: "Projects" };
+
+export default async function ProjectsPage() {
+  const user = await currentUser();
+  if (user === null) redirect("/signin?returnTo=%2Fprojects");
+  const projects = await listProjects(user.id);
+  return (
+    <>
+      <h1>Your projects</h1>
+      {projects.length === 0 ? (
+        <p className="muted">No projects yet. Approving a client from your terminal creates one.</p>
+      ) : (
+        <ul className="card list">
+          {projects.map((project) => (
+            <li key={project.id}>
+              <Link href={`/projects/${project.id}`}>{project.name}</Link>{" "}
+              <span className="muted">created {project.createdAt.toUTCString()}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords";
+
+export const credentialsSchema = z.object({
+  email: z
+    .string({ error: "is required" })
+    .trim()
+    .toLowerCase()
+    .max(254, { error: "must be at most 254 characters" })
+    .pipe(z.email({ error: "must be an email address" })),
+  password: z
+    .string({ error: "is required" })
+    .min(PASSWORD_MIN, { error: `must be at least ${PASSWORD_MIN} characters` })
+    .max(PASSWORD_MAX, { error: `must be at most ${PASSWORD_MAX} characters` }),
+});
+
+export type Credentials = z.infer<typeof credentialsSchema>;

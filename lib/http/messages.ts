@@ -1,0 +1,21 @@
+import { errorStatus, type ErrorCode } from "./errors";
+
+// What a page says for the `?error=<code>` a form post sent it back with.
+const MESSAGES: Partial<Record<ErrorCode, string>> = {
+  invalid_request: "Some fields are missing or not valid. Check them and try again.",
+  invalid_credentials: "The email or password is not right.",
+  email_taken: "An account with this email already exists. Sign in instead.",
+  code_mismatch: "The code was not confirmed or does not match. Check the code in your terminal.",
+  init_not_pending: "This request can no longer be approved or denied.",
+  unauthorized: "Sign in first.",
+  cross_site_request: "That form was not sent from this site. Try again from this page.",
+  not_found: "That project or request does not exist.",
+  unsupported_media_type: "The form could not be read. Try again.",
+  payload_too_large: "The form was too large.",
+};
+
+export function formErrorMessage(code: string | string[] | undefined): string | null {
+  if (typeof code !== "string") return null;
+  if (!(code in errorStatus)) return null;
+  return MESSAGES[code as ErrorCode] ?? "Something went wrong. Please try again.";
+}

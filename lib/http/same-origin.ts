@@ -1,0 +1,14 @@
+import type { Config } from "../config";
+import { ApiError } from "./errors";
+
+/**
+ * Cross-site request check for form posts that change state: the browser's Origin must be the
+ * service's own (APP_URL). Where a browser sends no Origin, Sec-Fetch-Site must say same-origin.
+ * SameSite=Lax session cookies are the second line.
+ */
+export function assertSameOrigin(cfg: Config, headers: Headers): void {
+  const origin = headers.get("origin");
+  const fetchSite = headers.get("sec-fetch-site");
+  const sameOrigin = origin !== null ? origin === cfg.appUrl : fetchSite === "same-origin";
+  if (!sameOrigin) throw new ApiError("cross_site_request", "This form must be sent from this site's own page.");
+}

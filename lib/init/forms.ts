@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { sessionTokenFromHeaders, sessionUser } from "../auth/sessions";
+import type { Config } from "../config";
+import { readFormBody } from "../http/body";
+import { ApiError } from "../http/errors";
+import { redirectResponse } from "../http/response";
+import { parseInput } from "../http/validate";
+import { projectNameSchema } from "../projects/projects";
+import { approveInit, denyInit, type CodeCheck, type ProjectChoice } from "./decide";
+
+const approveFormSchema = z.object({
+  project: z.string({ error: "choose a project" }).max(100),
+  name: z.string().optional(),
+  code_confirmed: z.string().optional(),
+  user_code: z.string().max(50).optional(),
+});
+
+async function signedInUserId(cfg: Config, request: Request): Promise<string> {
+  const user = await sessionUser(sessionTokenFromHeaders(cfg, request.headers));
+  if (user === null) throw new ApiError("unauthorized", "Sign in to approve or deny.");
+  return user.id;
+}
+
+export async function approveFromForm(cfg: Config, request: Request, initId: string): Promise<Response> {
+  const userId = await signedInUserId(cfg, request);
+  const fields = parseInput(approveFormSchema, Object.fromEntries(await readFormBody(request)));
+  const choice: ProjectChoice =
+    fields.project === "new" ? { kind: "new", name: parseInput(z.object({ name: projectNameSchema }), { name: fields.name }).name } : { kind: "existing", id: fields.project };
+  const check: CodeCheck =
+    cfg.initCodeCheck === "confirm" ? { kind: "confirm", confirmed: fields.code_confirmed === "yes" } : { kind: "enter", entered: fields.user_code ?? "" };
+  await approveInit(cfg, userId, initId, choice, check);
+  return redirectResponse(cfg.appUrl, `/init/${initId}`);
+}
+
+export async function denyFromForm(cfg: Config, request: Request, initId: string): Promise<Response> {
+  await signedInUserId(cfg, request);
+  await readFormBody(request);
+  await denyInit(initId);
+  return redirectResponse(cfg.appUrl, `/init/${initId}`);
+}

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import type { Config } from "../config";
+import { db } from "../db";
+import { UNSAFE_CHARACTERS } from "../text";
+
+export const PROJECT_NAME_MAX = 100;
+
+export const projectNameSchema = z
+  .string({ error: "is required" })
+  .trim()
+  .min(1, { error: "is required" })
+  .max(PROJECT_NAME_MAX, { error: `must be at most ${PROJECT_NAME_MAX} characters` })
+  .refine((value) => !UNSAFE_CHARACTERS.test(value), { error: "must not contain control characters" });
+
+export type ProjectSummary = { id: string; name: string; createdAt: Date };
+
+export const projectUrl = (cfg: Config, id: string) => `${cfg.appUrl}/projects/${id}`;
+
+export async function listProjects(ownerId: string): Promise<ProjectSummary[]> {
+  const prisma = await db();
+  return prisma.project.findMany({ where: { ownerId }, select: { id: true, name: true, createdAt: true }, orderBy: { createdAt: "desc" } });
+}
+
+/** A project as its owner sees it; null for a project that does not exist or is someone else's. */
+export async function findOwnedProject(ownerId: string, id: string): Promise<ProjectSummary | null> {
+  if (id.length > 100) return null;
+  const prisma = await db();
+  return prisma.project.findFirst({ where: { id, ownerId }, select: { id: true, name: true, createdAt: true } });
+}
