@@ -1,0 +1,21 @@
+import { describe, expect, it } from "vitest";
+import { safeReturnTo } from "@/lib/auth/return-to";
+
+// No open redirect: only paths on this site come back out.
+describe("safeReturnTo", () => {
+  it.each([
+    ["/init/abc", "/init/abc"],
+    ["/projects?tab=1", "/projects?tab=1"],
+    ["https://evil.example/", "/"],
+    ["//evil.example", "/"],
+    ["/\\evil.example", "/"],
+    ["/%0d%0aSet-Cookie:x", "/%0d%0aSet-Cookie:x"],
+    ["/\nx", "/"],
+    ["javascript:alert(1)", "/"],
+    ["", "/"],
+    [undefined, "/"],
+    [["/a", "/b"], "/"],
+  ])("%j → %s", (input, expected) => {
+    expect(safeReturnTo(input)).toBe(expected);
+  });
+});
