@@ -84,3 +84,13 @@ describe("sign up, sign in, sign out", () => {
     expect(await everything()).toEqual(before);
   });
 });
+
+describe("the cross-site check", () => {
+  // Chromium sends Origin: null from pages with Referrer-Policy: no-referrer.
+  it("accepts Origin: null only with Sec-Fetch-Site: same-origin", async () => {
+    const ok = await signUp({ email: "nullorigin@example.com", password: PASSWORD }, "", { origin: "null", "sec-fetch-site": "same-origin" });
+    expect(sessionTokenOf(ok)).not.toBeNull();
+    const refused = await signUp({ email: "nullorigin2@example.com", password: PASSWORD }, "", { origin: "null", "sec-fetch-site": "cross-site" });
+    expect(refused.headers.get("location")).toBe("https://initlink.test/signup?error=cross_site_request");
+  });
+});

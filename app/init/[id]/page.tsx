@@ -72,10 +72,9 @@ function Decision({ init, projects, codeCheck }: { init: InitView; projects: { i
           <label className="check">
             <input type="radio" name="project" value="new" defaultChecked /> a new project named
           </label>
-          <label className="indent">
-            <span className="visually-hidden">New project name</span>
+          <div className="indent">
             <input name="name" defaultValue={init.sender.slice(0, 100)} maxLength={100} aria-label="New project name" />
-          </label>
+          </div>
           {projects.map((project) => (
             <label className="check" key={project.id}>
               <input type="radio" name="project" value={project.id} /> {project.name}

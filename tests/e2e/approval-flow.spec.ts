@@ -1,0 +1,127 @@
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+
+const PASSWORD = "correct horse battery";
+let people = 0;
+const newEmail = () => `e2e-${Date.now()}-${++people}@example.com`;
+
+type CreatedInit = { id: string; url: string; redirect_url: string; user_code: string; secret: string };
+
+async function createInit(request: APIRequestContext): Promise<CreatedInit> {
+  const response = await request.post("/api/init", { data: { sender: "@acme/cli", sender_device: "build box <b>bold</b>", sender_os: "linux" } });
+  expect(response.status()).toBe(201);
+  return response.json();
+}
+
+// Each status request names its own poller, so the test never waits out the interval.
+let polls = 0;
+async function status(request: APIRequestContext, init: CreatedInit, secret?: string) {
+  const headers: Record<string, string> = { "user-agent": `e2e-poller-${++polls}` };
+  if (secret) headers.authorization = `Bearer ${secret}`;
+  const response = await request.get(init.url, { headers });
+  expect(response.status()).toBe(200);
+  return response.json();
+}
+
+async function signUpFromInitPage(page: Page, email: string) {
+  await page.getByRole("link", { name: "create an account" }).click();
+  await expect(page.getByRole("heading", { name: "Create an account" })).toBeVisible();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
+test("a person signs up from the init page, checks the code, approves, and the client collects its token once", async ({ page, request }) => {
+  const init = await createInit(request);
+  await page.goto(init.redirect_url);
+  await expect(page.getByRole("heading", { name: "Sign in to continue" })).toBeVisible();
+  await page.screenshot({ path: "test-results/screenshots/init-signed-out.png", fullPage: true });
+
+  await signUpFromInitPage(page, newEmail());
+  await expect(page).toHaveURL(init.redirect_url);
+  const facts = page.getByRole("region", { name: "Who is asking" });
+  await expect(facts).toContainText("@acme/cli");
+  await expect(facts).toContainText("build box <b>bold</b>");
+  await expect(page.locator(".user-code")).toHaveText(init.user_code);
+  await page.screenshot({ path: "test-results/screenshots/init-pending-signed-in.png", fullPage: true });
+
+  expect((await status(request, init)).status).toBe("pending");
+  await page.getByRole("textbox", { name: "New project name" }).fill("Payments API");
+  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
+  await page.getByRole("button", { name: "Approve" }).click();
+
+  await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Payments API" })).toHaveAttribute("href", `/projects/${init.id}`);
+  await expect(page.getByText("return to your terminal")).toBeVisible();
+  await page.screenshot({ path: "test-results/screenshots/init-done.png", fullPage: true });
+
+  const done = await status(request, init);
+  expect(done).toMatchObject({ status: "done", project_id: init.id, project_url: `${new URL(init.url).origin}/projects/${init.id}` });
+  const collected = await status(request, init, init.secret);
+  expect(collected.access_token).toMatch(/^ilat_/);
+  expect(collected.project).toEqual({ id: init.id, name: "Payments API" });
+  const again = await status(request, init, init.secret);
+  expect(again.access_token).toBeUndefined();
+
+  await page.getByRole("link", { name: "Payments API" }).click();
+  await expect(page.getByRole("heading", { name: "Payments API" })).toBeVisible();
+});
+
+test("Approve needs the code confirmed, and Deny denies", async ({ page, request }) => {
+  const init = await createInit(request);
+  await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  await page.getByRole("button", { name: "Approve" }).click();
+  // The unchecked, required confirmation keeps the form from being sent.
+  await expect(page.getByRole("heading", { name: "Approve" })).toBeVisible();
+  expect((await status(request, init)).status).toBe("pending");
+  await page.getByRole("button", { name: "Deny" }).click();
+  await expect(page.getByRole("heading", { name: "Denied" })).toBeVisible();
+  await page.screenshot({ path: "test-results/screenshots/init-denied.png", fullPage: true });
+  const denied = await status(request, init, init.secret);
+  expect(denied.status).toBe("denied");
+  expect(denied.access_token).toBeUndefined();
+});
+
+test("the page updates without a reload when another tab approves", async ({ page, context, request }) => {
+  const init = await createInit(request);
+  await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  const other = await context.newPage();
+  await other.goto(init.redirect_url);
+  await other.getByLabel(`The code in my terminal is ${init.user_code}`).check();
+  await other.getByRole("button", { name: "Approve" }).click();
+  await expect(other.getByRole("heading", { name: "Approved" })).toBeVisible();
+  await expect(page.getByRole("status")).toContainText("Approved", { timeout: 15_000 });
+  await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
+});
+
+test("another person can neither see nor approve into someone else's project", async ({ browser, page, request }) => {
+  const init = await createInit(request);
+  await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
+
+  const stranger = await (await browser.newContext()).newPage();
+  await stranger.goto("/signup");
+  await stranger.getByLabel("Email").fill(newEmail());
+  await stranger.getByLabel("Password").fill(PASSWORD);
+  await stranger.getByRole("button", { name: "Create account" }).click();
+  const response = await stranger.goto(`/projects/${init.id}`);
+  expect(response?.status()).toBe(404);
+  await stranger.goto(init.redirect_url);
+  await expect(stranger.getByRole("heading", { name: "Approved" })).toBeVisible();
+  await expect(stranger.getByRole("link", { name: "@acme/cli" })).toHaveCount(0);
+  await expect(stranger.getByRole("button", { name: "Approve" })).toHaveCount(0);
+});
+
+test("a signed-out visitor of a project page is sent to sign in and back", async ({ page }) => {
+  await page.goto("/projects");
+  await expect(page).toHaveURL(/\/signin\?returnTo=%2Fprojects$/);
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await page.getByLabel("Email").fill(newEmail());
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Your projects" })).toBeVisible();
+});
