@@ -1,7 +1,24 @@
 import Link from "next/link";
+import { safeReturnTo } from "@/lib/auth/return-to";
+import { formErrorMessage } from "@/lib/http/messages";
+
+export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export const AUTH_TITLES = { signin: "Sign in", signup: "Create an account" } as const;
+
+/** The sign-in or sign-up page, with the error and return target its query carries. */
+export async function AuthPage({ mode, searchParams }: { mode: "signin" | "signup"; searchParams: SearchParams }) {
+  const query = await searchParams;
+  return (
+    <>
+      <h1>{AUTH_TITLES[mode]}</h1>
+      <AuthForm mode={mode} returnTo={safeReturnTo(query.returnTo)} error={formErrorMessage(query.error)} />
+    </>
+  );
+}
 
 /** The sign-in and sign-up form: a plain POST, no JavaScript needed. */
-export function AuthForm({ mode, returnTo, error }: { mode: "signin" | "signup"; returnTo: string; error: string | null }) {
+function AuthForm({ mode, returnTo, error }: { mode: "signin" | "signup"; returnTo: string; error: string | null }) {
   const query = returnTo === "/" ? "" : `?returnTo=${encodeURIComponent(returnTo)}`;
   const other = mode === "signin" ? { href: `/signup${query}`, label: "Create an account" } : { href: `/signin${query}`, label: "Sign in instead" };
   return (

@@ -18,6 +18,21 @@ const intFromEnv = (name: string, fallback: number, min: number, max: number) =>
       return parsed;
     });
 
+/** One of `values`, case ignored; the first is the default. */
+const enumFromEnv = <T extends string>(name: string, values: readonly [T, ...T[]]) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === "") return values[0];
+      const match = values.find((candidate) => candidate.toLowerCase() === value.trim().toLowerCase());
+      if (match === undefined) {
+        ctx.addIssue({ code: "custom", message: `${name} must be ${values.join(" or ")}` });
+        return z.NEVER;
+      }
+      return match;
+    });
+
 const appUrlSchema = z
   .string()
   .optional()
@@ -47,18 +62,10 @@ const envSchema = z.object({
   INIT_INTERVAL_MS: intFromEnv("INIT_INTERVAL_MS", 5000, 100, 600_000),
   INIT_LIFETIME_SECONDS: intFromEnv("INIT_LIFETIME_SECONDS", 900, 10, 86_400),
   TRUST_PROXY_HOPS: intFromEnv("TRUST_PROXY_HOPS", 0, 0, 10),
-  INIT_CODE_CHECK: z
-    .string()
-    .optional()
-    .transform((value) => value?.trim().toLowerCase() || "confirm")
-    .pipe(z.enum(["confirm", "enter"], { error: "INIT_CODE_CHECK must be confirm or enter" })),
+  INIT_CODE_CHECK: enumFromEnv("INIT_CODE_CHECK", ["confirm", "enter"] as const),
   SESSION_LIFETIME_DAYS: intFromEnv("SESSION_LIFETIME_DAYS", 30, 1, 365),
   ACCESS_TOKEN_LIFETIME_DAYS: intFromEnv("ACCESS_TOKEN_LIFETIME_DAYS", 90, 1, 3650),
-  SQLITE_SYNCHRONOUS: z
-    .string()
-    .optional()
-    .transform((value) => value?.trim().toUpperCase() || "FULL")
-    .pipe(z.enum(["FULL", "NORMAL"], { error: "SQLITE_SYNCHRONOUS must be FULL or NORMAL" })),
+  SQLITE_SYNCHRONOUS: enumFromEnv("SQLITE_SYNCHRONOUS", ["FULL", "NORMAL"] as const),
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;

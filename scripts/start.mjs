@@ -55,5 +55,4 @@ if (!dev && buildIsStale()) {
   if (build.status !== 0) fail("the production build failed (see above).");
 }
 if (!dev) Object.assign(process.env, { NODE_ENV: "production" });
-process.argv.push(...(dev ? ["--dev"] : []));
 await import("../server.mjs");

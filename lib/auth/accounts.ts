@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { db, isUniqueViolation } from "../db";
 import { ApiError } from "../http/errors";
+import { randomId } from "../secrets";
 import { hashPassword, unknownUserHash, verifyPassword } from "./passwords";
 import type { Credentials } from "./schemas";
 
@@ -9,7 +9,7 @@ export async function signUp(credentials: Credentials): Promise<string> {
   const passwordHash = await hashPassword(credentials.password);
   try {
     const user = await prisma.user.create({
-      data: { id: randomBytes(16).toString("base64url"), email: credentials.email, passwordHash, createdAt: new Date() },
+      data: { id: randomId(), email: credentials.email, passwordHash, createdAt: new Date() },
       select: { id: true },
     });
     return user.id;

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import type { Config } from "../config";
 import { db } from "../db";
-import { hashSecret } from "../init/codes";
+import { hashSecret, randomId, randomSecret } from "../secrets";
 
 // The cookie holds only a random token; the database keeps its SHA-256. `__Host-` pins the
 // cookie to this origin over https.
@@ -19,11 +18,11 @@ function cookieAttributes(cfg: Config, maxAgeSeconds: number): string {
 /** Starts a new session (a new token on every sign-in) and returns its Set-Cookie value. */
 export async function startSession(cfg: Config, userId: string): Promise<string> {
   const prisma = await db();
-  const token = randomBytes(32).toString("base64url");
+  const token = randomSecret();
   const now = Date.now();
   await prisma.session.create({
     data: {
-      id: randomBytes(16).toString("base64url"),
+      id: randomId(),
       tokenHash: hashSecret(token),
       userId,
       createdAt: new Date(now),

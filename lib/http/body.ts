@@ -10,12 +10,12 @@ function acceptedContentType(header: string | null): boolean {
   return mediaType === "application/json" || mediaType === "text/plain" || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
 }
 
-const tooLarge = () => new ApiError("payload_too_large", `The request body must be at most ${MAX_JSON_BODY_BYTES} bytes.`);
+const tooLarge = (limit: number) => new ApiError("payload_too_large", `The request body must be at most ${limit} bytes.`);
 
 /** Reads the body, stopping as soon as it passes the limit rather than reading it to the end. */
 async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) throw tooLarge();
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -26,7 +26,7 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array>
     total += value.byteLength;
     if (total > limit) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }

@@ -21,6 +21,11 @@ export type ErrorCode = keyof typeof errorStatus;
 
 export type FieldProblem = { field: string; message: string };
 
+/** An error that is our fault: logged in full on the server, never shown to the client. */
+export function logUnexpectedError(request: Request, error: unknown): void {
+  console.error(JSON.stringify({ level: "error", msg: "unhandled error", route: new URL(request.url).pathname, error: String(error) }));
+}
+
 export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,

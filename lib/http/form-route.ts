@@ -1,5 +1,5 @@
 import { config } from "../config";
-import { ApiError } from "./errors";
+import { ApiError, logUnexpectedError } from "./errors";
 import { redirectResponse } from "./response";
 import { assertSameOrigin } from "./same-origin";
 
@@ -18,9 +18,8 @@ export function formRoute<P>(back: (params: P, query: URLSearchParams) => string
       assertSameOrigin(cfg, request.headers);
       return await handler(request, params);
     } catch (error) {
-      let code = "internal_error";
-      if (error instanceof ApiError) code = error.code;
-      else console.error(JSON.stringify({ level: "error", msg: "unhandled error", route: new URL(request.url).pathname, error: String(error) }));
+      if (!(error instanceof ApiError)) logUnexpectedError(request, error);
+      const code = error instanceof ApiError ? error.code : "internal_error";
       const target = new URL(back(params, new URL(request.url).searchParams), cfg.appUrl);
       target.searchParams.set("error", code);
       return redirectResponse(cfg.appUrl, target.pathname + target.search);

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { ApiError, logUnexpectedError } from "./errors";
 import { errorResponse } from "./response";
 
 type Handler<P> = (request: Request, params: P) => Promise<Response>;
@@ -14,7 +14,7 @@ export function apiRoute<P>(handler: Handler<P>) {
       return await handler(request, await context.params);
     } catch (error) {
       if (error instanceof ApiError) return errorResponse(error);
-      console.error(JSON.stringify({ level: "error", msg: "unhandled error", route: new URL(request.url).pathname, error: String(error) }));
+      logUnexpectedError(request, error);
       return errorResponse(new ApiError("internal_error", "Something went wrong on our side. Please try again."));
     }
   };

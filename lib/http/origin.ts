@@ -1,6 +1,8 @@
 import type { Config } from "../config";
-import type { RequestOrigin } from "../init/create";
 import { clientAddress } from "./client";
+
+/** Where a request came from, as the service saw it. */
+export type RequestOrigin = { address: string | null; userAgent: string | null };
 
 export function requestOrigin(cfg: Config, request: Request): RequestOrigin {
   return {

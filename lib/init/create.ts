@@ -1,9 +1,9 @@
 import type { Config } from "../config";
+import type { RequestOrigin } from "../http/origin";
 import { db } from "../db";
-import { hashSecret, newInitId, newInitSecret, newUserCode } from "./codes";
+import { hashSecret, randomId } from "../secrets";
+import { newInitSecret, newUserCode } from "./codes";
 import type { CreateInitBody } from "./schemas";
-
-export type RequestOrigin = { address: string | null; userAgent: string | null };
 
 export type CreatedInit = {
   id: string;
@@ -28,7 +28,7 @@ export async function createInit(cfg: Config, body: CreateInitBody, origin: Requ
   const secret = newInitSecret();
   const init = await prisma.init.create({
     data: {
-      id: newInitId(),
+      id: randomId(),
       userCode: newUserCode(),
       secretHash: hashSecret(secret),
       sender: body.sender,

@@ -1,9 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
-import type { Config } from "../config";
 import { db, isUniqueViolation } from "../db";
 import { ApiError } from "../http/errors";
 import { findOwnedProject } from "../projects/projects";
-import { effectiveStatus, type InitStatus } from "./status";
+import type { Config } from "../config";
+import { normaliseUserCode } from "./codes";
+import { effectiveStatus, initNotFound, type InitStatus } from "./status";
 
 // Approve and deny. Each state change is one conditional update (status still pending, not yet
 // expired) whose row count decides the winner: two concurrent approvals cannot both succeed.
@@ -11,7 +12,8 @@ import { effectiveStatus, type InitStatus } from "./status";
 export const MAX_CODE_ATTEMPTS = 5;
 
 export type ProjectChoice = { kind: "new"; name: string } | { kind: "existing"; id: string };
-export type CodeCheck = { kind: "confirm"; confirmed: boolean } | { kind: "enter"; entered: string };
+/** What the person did about the code: ticked that it matches, or typed it. */
+export type CodeCheck = { confirmed: boolean; entered: string };
 
 const NOT_PENDING: Record<Exclude<InitStatus, "pending">, string> = {
   done: "This request has already been approved.",
@@ -22,18 +24,16 @@ const NOT_PENDING: Record<Exclude<InitStatus, "pending">, string> = {
 async function pendingInit(id: string) {
   const prisma = await db();
   const init = await prisma.init.findUnique({ where: { id }, select: { id: true, status: true, expiresAt: true, userCode: true } });
-  if (init === null) throw new ApiError("not_found", "No init with this id exists.");
+  if (init === null) throw initNotFound();
   const status = effectiveStatus(init.status, init.expiresAt, Date.now());
   if (status !== "pending") throw new ApiError("init_not_pending", NOT_PENDING[status]);
   return init;
 }
 
-/** Case, spaces and dashes do not matter when a person types the code. */
-export const normaliseUserCode = (code: string) => code.toUpperCase().replace(/[^A-Z]/g, "");
-
-// RFC 8628 §5.4: the person checks that the code on the page is the one in their terminal.
-async function checkCode(initId: string, userCode: string, check: CodeCheck): Promise<void> {
-  if (check.kind === "confirm") {
+// RFC 8628 §5.4: the person checks that the code on the page is the one in their terminal,
+// by ticking that it matches (INIT_CODE_CHECK=confirm) or by typing it (enter).
+async function checkCode(mode: Config["initCodeCheck"], initId: string, userCode: string, check: CodeCheck): Promise<void> {
+  if (mode === "confirm") {
     if (!check.confirmed) throw new ApiError("code_mismatch", "Confirm that the code matches the one in your terminal.");
     return;
   }
@@ -52,10 +52,7 @@ async function checkCode(initId: string, userCode: string, check: CodeCheck): Pr
 
 export async function approveInit(cfg: Config, userId: string, initId: string, choice: ProjectChoice, check: CodeCheck): Promise<string> {
   const init = await pendingInit(initId);
-  if (check.kind !== (cfg.initCodeCheck === "confirm" ? "confirm" : "enter")) {
-    throw new ApiError("code_mismatch", "Confirm the code shown on this page.");
-  }
-  await checkCode(init.id, init.userCode, check);
+  await checkCode(cfg.initCodeCheck, init.id, init.userCode, check);
   const prisma = await db();
   const now = new Date();
   let projectId: string;

@@ -15,6 +15,8 @@ const approveFormSchema = z.object({
   user_code: z.string().max(50).optional(),
 });
 
+const newProjectFormSchema = z.object({ name: projectNameSchema });
+
 async function signedInUserId(cfg: Config, request: Request): Promise<string> {
   const user = await sessionUser(sessionTokenFromHeaders(cfg, request.headers));
   if (user === null) throw new ApiError("unauthorized", "Sign in to approve or deny.");
@@ -25,9 +27,8 @@ export async function approveFromForm(cfg: Config, request: Request, initId: str
   const userId = await signedInUserId(cfg, request);
   const fields = parseInput(approveFormSchema, Object.fromEntries(await readFormBody(request)));
   const choice: ProjectChoice =
-    fields.project === "new" ? { kind: "new", name: parseInput(z.object({ name: projectNameSchema }), { name: fields.name }).name } : { kind: "existing", id: fields.project };
-  const check: CodeCheck =
-    cfg.initCodeCheck === "confirm" ? { kind: "confirm", confirmed: fields.code_confirmed === "yes" } : { kind: "enter", entered: fields.user_code ?? "" };
+    fields.project === "new" ? { kind: "new", name: parseInput(newProjectFormSchema, fields).name } : { kind: "existing", id: fields.project };
+  const check: CodeCheck = { confirmed: fields.code_confirmed === "yes", entered: fields.user_code ?? "" };
   await approveInit(cfg, userId, initId, choice, check);
   return redirectResponse(cfg.appUrl, `/init/${initId}`);
 }

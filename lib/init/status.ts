@@ -1,20 +1,12 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { Config } from "../config";
 import { db } from "../db";
 import { ApiError } from "../http/errors";
 import { projectUrl } from "../projects/projects";
 import { deleteAccessToken, issueProjectAccessToken } from "../tokens/access-tokens";
-import { hashSecret, INIT_ID_PATTERN } from "./codes";
+import { RANDOM_ID_PATTERN, secretMatchesHash } from "../secrets";
 
 export type InitStatus = "pending" | "done" | "denied" | "expired";
-
-export type InitStatusAnswer = {
-  id: string;
-  status: InitStatus;
-  timestamp: number;
-  interval: number;
-  expires_at: number;
-};
 
 /** A stored status read at `now`: a pending init past its expiry is expired, swept or not. */
 export function effectiveStatus(stored: string, expiresAt: Date, now: number): InitStatus {
@@ -31,7 +23,7 @@ export function pollerKey(address: string | null, userAgent: string | null, auth
   return createHash("sha256").update(`${address ?? ""}\n${userAgent ?? ""}\n${authorization ?? ""}`).digest("base64url");
 }
 
-const notFound = () => new ApiError("not_found", "No init with this id exists.");
+export const initNotFound = () => new ApiError("not_found", "No init with this id exists.");
 
 // RFC 8628 §3.5: a client polling faster than the interval is told to slow down. Only accepted
 // polls move the clock, so a too-fast poll never pushes the next allowed one further out. One
@@ -55,20 +47,23 @@ async function admitPoll(initId: string, key: string, intervalMs: number, now: n
 }
 
 /** What the client holding the init's secret learns besides the status. */
-export type ClientExtras = {
+type ClientExtras = {
   project?: { id: string; name: string };
   approved_by?: { email: string };
   access_token?: string;
   access_token_expires_at?: number;
 };
 
-export type StatusAnswer = InitStatusAnswer & { project_id?: string; project_url?: string } & ClientExtras;
-
-function secretMatches(presented: string, storedHash: string): boolean {
-  const a = Buffer.from(hashSecret(presented), "hex");
-  const b = Buffer.from(storedHash, "hex");
-  return a.length === b.length && timingSafeEqual(a, b);
-}
+/** The status resource. `project_id` and `project_url` once done; the extras for the secret's holder. */
+export type StatusAnswer = {
+  id: string;
+  status: InitStatus;
+  timestamp: number;
+  interval: number;
+  expires_at: number;
+  project_id?: string;
+  project_url?: string;
+} & ClientExtras;
 
 // Once done, the client that presents the secret gets the project, the approver and, exactly
 // once, an access token for the project. The token row is made first and then claimed with a
@@ -97,16 +92,16 @@ async function clientExtras(cfg: Config, initId: string, alreadyIssued: boolean)
  * `Authorization: Bearer <secret>`, if anything; a wrong one is refused.
  */
 export async function readInitStatus(cfg: Config, id: string, poller: string, secret: string | null): Promise<StatusAnswer> {
-  if (!INIT_ID_PATTERN.test(id)) throw notFound();
+  if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
   const prisma = await db();
   const init = await prisma.init.findUnique({
     where: { id },
     select: { id: true, status: true, intervalMs: true, expiresAt: true, secretHash: true, projectId: true, accessTokenId: true },
   });
-  if (init === null) throw notFound();
+  if (init === null) throw initNotFound();
   const now = Date.now();
   await admitPoll(init.id, poller, init.intervalMs, now);
-  if (secret !== null && !secretMatches(secret, init.secretHash)) {
+  if (secret !== null && !secretMatchesHash(secret, init.secretHash)) {
     throw new ApiError("invalid_secret", "The secret does not belong to this init.");
   }
   const status = effectiveStatus(init.status, init.expiresAt, now);

@@ -1,5 +1,5 @@
 import { db } from "../db";
-import { INIT_ID_PATTERN } from "./codes";
+import { RANDOM_ID_PATTERN } from "../secrets";
 import { effectiveStatus, type InitStatus } from "./status";
 
 /** What the init page shows of an init: what the client reported and what the server saw. */
@@ -20,7 +20,7 @@ export type InitView = {
 };
 
 export async function findInitView(id: string): Promise<InitView | null> {
-  if (!INIT_ID_PATTERN.test(id)) return null;
+  if (!RANDOM_ID_PATTERN.test(id)) return null;
   const prisma = await db();
   const init = await prisma.init.findUnique({
     where: { id },

@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import type { Config } from "../config";
 import { db } from "../db";
-import { hashSecret } from "../init/codes";
+import { hashSecret, randomId, randomSecret } from "../secrets";
 
 // Access tokens carry a recognisable prefix so that secret scanners can find leaked ones.
 export const ACCESS_TOKEN_PREFIX = "ilat_";
@@ -11,12 +10,12 @@ export type IssuedAccessToken = { id: string; token: string; expiresAt: Date };
 /** A new token scoped to one project (256 random bits); only its SHA-256 is stored. */
 export async function issueProjectAccessToken(cfg: Config, userId: string, projectId: string, name: string): Promise<IssuedAccessToken> {
   const prisma = await db();
-  const token = ACCESS_TOKEN_PREFIX + randomBytes(32).toString("base64url");
+  const token = randomSecret(ACCESS_TOKEN_PREFIX);
   const now = Date.now();
   const expiresAt = new Date(now + cfg.accessTokenLifetimeMs);
   const row = await prisma.accessToken.create({
     data: {
-      id: randomBytes(16).toString("base64url"),
+      id: randomId(),
       tokenHash: hashSecret(token),
       name: name.slice(0, 100),
       userId,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { hashSecret } from "@/lib/init/codes";
+import { hashSecret } from "@/lib/secrets";
 import { databaseSnapshot } from "../helpers/api";
 import { COOKIE_NAME, newAccount, sessionTokenOf, signIn, signOut, signUp } from "../helpers/forms";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { hashSecret } from "@/lib/init/codes";
+import { hashSecret } from "@/lib/secrets";
 import { createdInit, databaseSnapshot, getInitStatus } from "../helpers/api";
 import { approve, deny, newAccount } from "../helpers/forms";
 

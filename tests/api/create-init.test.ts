@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { hashSecret, INIT_ID_PATTERN } from "@/lib/init/codes";
+import { hashSecret, RANDOM_ID_PATTERN } from "@/lib/secrets";
 import { createInit, createInitJson, createdInit, databaseSnapshot } from "../helpers/api";
 
 describe("POST /api/init — Create Init", () => {
@@ -11,7 +11,7 @@ describe("POST /api/init — Create Init", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     const body = await response.json();
     expect(Object.keys(body).sort()).toEqual(["expires_at", "id", "interval", "redirect_url", "secret", "timestamp", "url", "user_code"]);
-    expect(body.id).toMatch(INIT_ID_PATTERN);
+    expect(body.id).toMatch(RANDOM_ID_PATTERN);
     expect(body.url).toBe(`https://initlink.test/api/init/${body.id}`);
     expect(body.redirect_url).toBe(`https://initlink.test/init/${body.id}`);
     expect(response.headers.get("location")).toBe(body.url);

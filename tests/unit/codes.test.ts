@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { INIT_ID_PATTERN, newInitId, newUserCode, USER_CODE_ALPHABET } from "@/lib/init/codes";
+import { newUserCode, USER_CODE_ALPHABET } from "@/lib/init/codes";
+import { RANDOM_ID_PATTERN, randomId } from "@/lib/secrets";
 import { effectiveStatus } from "@/lib/init/status";
 
 describe("init codes", () => {
   it("makes URL-safe 128-bit ids", () => {
-    const ids = Array.from({ length: 1000 }, newInitId);
-    expect(ids.every((id) => INIT_ID_PATTERN.test(id))).toBe(true);
+    const ids = Array.from({ length: 1000 }, randomId);
+    expect(ids.every((id) => RANDOM_ID_PATTERN.test(id))).toBe(true);
     expect(new Set(ids).size).toBe(1000);
   });
 

@@ -2,8 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-
-type Status = "pending" | "done" | "denied" | "expired";
+import type { InitStatus as Status } from "@/lib/init/status";
 
 const LABELS: Record<Status, string> = {
   pending: "Waiting for approval",
