@@ -120,6 +120,9 @@ test("a signed-out visitor of a project page is sent to sign in and back", async
   await page.goto("/projects");
   await expect(page).toHaveURL(/\/signin\?returnTo=%2Fprojects$/);
   await page.getByRole("link", { name: "Create an account" }).click();
+  // The link navigates client-side: wait for the sign-up form, or the fields filled next would
+  // be the sign-in form's, about to be replaced.
+  await expect(page.getByRole("heading", { name: "Create an account" })).toBeVisible();
   await page.getByLabel("Email").fill(newEmail());
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
