@@ -4,6 +4,9 @@ const nextConfig = {
   reactStrictMode: true,
   // The native SQLite binding is loaded by Node at run time, never bundled.
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3"],
+  async rewrites() {
+    return [{ source: "/.well-known/jwks.json", destination: "/api/well-known/jwks" }];
+  },
   async headers() {
     return [
       {

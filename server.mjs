@@ -3,13 +3,32 @@
 // TCP peer's address reaches the app in a header no client can set (Next's own server keeps a
 // client-sent X-Forwarded-For as it is).
 import { createServer } from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import next from "next";
+import { MissingMasterKeyError, resolveMasterKey } from "./scripts/master-key.mjs";
 
 const PEER_ADDRESS_HEADER = "x-initlink-peer";
 
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || "0.0.0.0";
 const dev = process.argv.includes("--dev");
+
+// Decided on NODE_ENV as the operator set it, before it is forced to production below.
+const DEV_MASTER_KEY_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "data", "master.key");
+try {
+  const { key, generated } = resolveMasterKey(process.env, DEV_MASTER_KEY_FILE);
+  if (generated) {
+    console.log(JSON.stringify({ level: "warn", msg: "generated a development master key; set MASTER_KEY in production", file: DEV_MASTER_KEY_FILE }));
+  }
+  process.env.MASTER_KEY = key;
+} catch (error) {
+  if (!(error instanceof MissingMasterKeyError)) throw error;
+  console.error(`initlink: ${error.message}`);
+  process.exit(1);
+}
+if (!dev) Object.assign(process.env, { NODE_ENV: "production" });
+
 const app = next({ dev, hostname, port });
 
 // prepare() runs instrumentation.ts, which validates the configuration and exits on a bad value.

@@ -56,6 +56,25 @@ const appUrlSchema = z
     return url.origin;
   });
 
+// 32 random bytes, base64 or base64url (`openssl rand -base64 32`). It seals the private keys in
+// the database (lib/crypto/sealed.ts); without it they cannot be read.
+const masterKeySchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const text = value?.trim() ?? "";
+    if (text === "") {
+      ctx.addIssue({ code: "custom", message: "MASTER_KEY is not set: generate one with `openssl rand -base64 32` (see README, Key management)" });
+      return z.NEVER;
+    }
+    const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) ? Buffer.from(text, "base64") : Buffer.alloc(0);
+    if (key.length !== 32) {
+      ctx.addIssue({ code: "custom", message: "MASTER_KEY must be 32 bytes in base64 (44 characters, from `openssl rand -base64 32`)" });
+      return z.NEVER;
+    }
+    return key;
+  });
+
 const envSchema = z.object({
   APP_URL: appUrlSchema,
   PORT: intFromEnv("PORT", 3000, 1, 65535),
@@ -66,6 +85,9 @@ const envSchema = z.object({
   SESSION_LIFETIME_DAYS: intFromEnv("SESSION_LIFETIME_DAYS", 30, 1, 365),
   ACCESS_TOKEN_LIFETIME_DAYS: intFromEnv("ACCESS_TOKEN_LIFETIME_DAYS", 90, 1, 3650),
   SQLITE_SYNCHRONOUS: enumFromEnv("SQLITE_SYNCHRONOUS", ["FULL", "NORMAL"] as const),
+  MASTER_KEY: masterKeySchema,
+  LINK_LIFETIME_DAYS: intFromEnv("LINK_LIFETIME_DAYS", 30, 1, 365),
+  SIGNING_KEY_ROTATION_DAYS: intFromEnv("SIGNING_KEY_ROTATION_DAYS", 30, 1, 3650),
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -82,6 +104,12 @@ export type Config = {
   initCodeCheck: "confirm" | "enter";
   sessionLifetimeMs: number;
   accessTokenLifetimeMs: number;
+  /** AES-256 key that seals private keys at rest. */
+  masterKey: Buffer;
+  /** Lifetime of a link bearer (JWT); never past its access token's expiry. */
+  linkLifetimeMs: number;
+  /** Age at which the JWT signing key is replaced by a new one. */
+  signingKeyRotationMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -108,6 +136,9 @@ export function parseConfig(env: Env): Config {
     initCodeCheck: parsed.INIT_CODE_CHECK,
     sessionLifetimeMs: parsed.SESSION_LIFETIME_DAYS * DAY_MS,
     accessTokenLifetimeMs: parsed.ACCESS_TOKEN_LIFETIME_DAYS * DAY_MS,
+    masterKey: parsed.MASTER_KEY,
+    linkLifetimeMs: parsed.LINK_LIFETIME_DAYS * DAY_MS,
+    signingKeyRotationMs: parsed.SIGNING_KEY_ROTATION_DAYS * DAY_MS,
   };
 }
 

@@ -1,12 +1,29 @@
 import { config, ConfigError } from "./config";
+import { SealedValueError } from "./crypto/sealed";
+import { prepareSigningKey } from "./links/signing-keys";
 
-/** Checks the configuration when the server starts; a bad value stops it with a clear message. */
-export function checkConfigOrExit(): void {
+function exit(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+/**
+ * Runs when the server starts, before it takes requests: a bad setting, or a master key that
+ * does not open the keys already in the database, stops it with a clear message.
+ */
+export async function startUp(): Promise<void> {
   try {
     config();
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    process.exit(1);
+    if (error instanceof ConfigError) exit(error.message);
+    throw error;
+  }
+  try {
+    await prepareSigningKey(config());
+  } catch (error) {
+    if (error instanceof SealedValueError) {
+      exit("MASTER_KEY does not open the signing keys stored in the database. Start with the master key this database was created with (see README, Key management).");
+    }
+    throw error;
   }
 }

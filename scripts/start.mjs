@@ -54,5 +54,4 @@ if (!dev && buildIsStale()) {
   });
   if (build.status !== 0) fail("the production build failed (see above).");
 }
-if (!dev) Object.assign(process.env, { NODE_ENV: "production" });
 await import("../server.mjs");

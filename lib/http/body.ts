@@ -57,6 +57,11 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
 }
 
+/** For routes that expect no body: one within the JSON limit is read and ignored. */
+export async function discardBody(request: Request): Promise<void> {
+  await readLimited(request, MAX_JSON_BODY_BYTES);
+}
+
 export const MAX_FORM_BODY_BYTES = 8 * 1024;
 
 /** An HTML form's fields (application/x-www-form-urlencoded), read within a size limit. */

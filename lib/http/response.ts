@@ -7,14 +7,19 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return Response.json(body, { status, headers: { ...API_HEADERS, ...headers } });
 }
 
-export function errorResponse(error: ApiError): Response {
+/** The JSON answer for an error; `envelope` adds fields a route's contract puts on every failure. */
+export function errorResponse(error: ApiError, envelope: Record<string, unknown> = {}): Response {
   const { fields, interval, retryAfterSeconds } = error.extra;
   const headers: Record<string, string> = {};
   if (retryAfterSeconds !== undefined) headers["Retry-After"] = String(retryAfterSeconds);
-  if (error.status === 401) headers["WWW-Authenticate"] = 'Bearer realm="initlink"';
+  if (error.status === 401) {
+    // RFC 6750 §3: a presented but unusable credential is named as such.
+    headers["WWW-Authenticate"] = error.code === "invalid_token" ? 'Bearer realm="initlink", error="invalid_token"' : 'Bearer realm="initlink"';
+  }
   return jsonResponse(
     error.status,
     {
+      ...envelope,
       error: error.message,
       code: error.code,
       ...(fields ? { fields } : {}),

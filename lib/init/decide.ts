@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { db, isUniqueViolation } from "../db";
 import { ApiError } from "../http/errors";
+import { prepareProjectKey } from "../projects/keys";
 import { findOwnedProject } from "../projects/projects";
 import type { Config } from "../config";
 import { normaliseUserCode } from "./codes";
@@ -77,7 +78,10 @@ export async function approveInit(cfg: Config, userId: string, initId: string, c
     where: { id: init.id, status: "pending", expiresAt: { gt: now } },
     data: { status: "done", projectId, approvedById: userId, decidedAt: now },
   });
-  if (approved.count === 1) return projectId;
+  if (approved.count === 1) {
+    if (createdProject) prepareProjectKey(cfg, projectId);
+    return projectId;
+  }
   if (createdProject) await prisma.project.deleteMany({ where: { id: projectId, inits: { none: {} } } });
   await pendingInit(init.id);
   throw new ApiError("init_not_pending", NOT_PENDING.done);

@@ -1,9 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/config";
 
+// Every configuration needs a master key; 32 bytes of 0x01 in base64.
+const MASTER_KEY = Buffer.alloc(32, 1).toString("base64");
+const withKey = (env: Record<string, string>) => ({ MASTER_KEY, ...env });
+
 describe("parseConfig", () => {
   it("has documented defaults", () => {
-    expect(parseConfig({})).toEqual({
+    expect(parseConfig({ MASTER_KEY })).toEqual({
       appUrl: "http://localhost:3000",
       databaseUrl: "file:./data/initlink.db",
       port: 3000,
@@ -14,11 +18,14 @@ describe("parseConfig", () => {
       initCodeCheck: "confirm",
       sessionLifetimeMs: 30 * 86_400_000,
       accessTokenLifetimeMs: 90 * 86_400_000,
+      masterKey: Buffer.alloc(32, 1),
+      linkLifetimeMs: 30 * 86_400_000,
+      signingKeyRotationMs: 30 * 86_400_000,
     });
   });
 
   it("normalises APP_URL to its origin", () => {
-    expect(parseConfig({ APP_URL: "https://Initlink.Example/" }).appUrl).toBe("https://initlink.example");
+    expect(parseConfig(withKey({ APP_URL: "https://Initlink.Example/" })).appUrl).toBe("https://initlink.example");
   });
 
   it.each([
@@ -31,8 +38,32 @@ describe("parseConfig", () => {
     [{ INIT_CODE_CHECK: "none" }, "INIT_CODE_CHECK must be confirm or enter"],
     [{ SQLITE_SYNCHRONOUS: "OFF" }, "SQLITE_SYNCHRONOUS must be FULL or NORMAL"],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must be a file: URL"],
+    [{ LINK_LIFETIME_DAYS: "0" }, "LINK_LIFETIME_DAYS must be a whole number from 1 to 365"],
   ])("rejects %o with a clear message", (env, message) => {
-    expect(() => parseConfig(env)).toThrow(ConfigError);
+    expect(() => parseConfig(withKey(env))).toThrow(ConfigError);
+    expect(() => parseConfig(withKey(env))).toThrow(message);
+  });
+
+  it("accepts the master key in base64url too", () => {
+    const key = Buffer.alloc(32, 0xfb);
+    expect(parseConfig({ MASTER_KEY: key.toString("base64url") }).masterKey).toEqual(key);
+  });
+
+  it.each([
+    [{}, "MASTER_KEY is not set"],
+    [{ MASTER_KEY: Buffer.alloc(16).toString("base64") }, "MASTER_KEY must be 32 bytes"],
+    [{ MASTER_KEY: "not base64 at all!" }, "MASTER_KEY must be 32 bytes"],
+  ])("refuses a missing or malformed master key: %o", (env, message) => {
     expect(() => parseConfig(env)).toThrow(message);
+  });
+
+  it("never puts the master key in its error message", () => {
+    const wrong = Buffer.alloc(31, 7).toString("base64");
+    expect(() => parseConfig({ MASTER_KEY: wrong })).toThrow(ConfigError);
+    try {
+      parseConfig({ MASTER_KEY: wrong });
+    } catch (error) {
+      expect(String(error)).not.toContain(wrong);
+    }
   });
 });
