@@ -16,7 +16,16 @@ const server = (url: string, database: string, env: Record<string, string>) => (
   reuseExistingServer: false,
   timeout: 180_000,
   stdout: "pipe" as const,
-  env: { PORT: new URL(url).port, HOSTNAME: "127.0.0.1", APP_URL: url, DATABASE_URL: `file:${database}`, NEXT_TELEMETRY_DISABLED: "1", ...env },
+  env: {
+    PORT: new URL(url).port,
+    HOSTNAME: "127.0.0.1",
+    APP_URL: url,
+    DATABASE_URL: `file:${database}`,
+    // A fixed test key (32 bytes of 0x2a), so the suite never writes a development key file.
+    MASTER_KEY: "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=",
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...env,
+  },
 });
 
 export default defineConfig({

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { safeReturnTo } from "@/lib/auth/return-to";
 import { formErrorMessage } from "@/lib/http/messages";
+import { ErrorAlert } from "./form-parts";
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -23,11 +24,7 @@ function AuthForm({ mode, returnTo, error }: { mode: "signin" | "signup"; return
   const other = mode === "signin" ? { href: `/signup${query}`, label: "Create an account" } : { href: `/signin${query}`, label: "Sign in instead" };
   return (
     <form method="post" action={`/auth/${mode}${query}`} className="card stack">
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       <label>
         Email
         <input name="email" type="email" autoComplete="email" required maxLength={254} />

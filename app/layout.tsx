@@ -23,6 +23,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             {user ? (
               <>
                 <Link href="/projects">Projects</Link>
+                <Link href="/settings/tokens">Access tokens</Link>
                 <span className="muted">{user.email}</span>
                 <form method="post" action="/auth/signout">
                   <button type="submit" className="link">

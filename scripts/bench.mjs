@@ -4,6 +4,7 @@
 // p50/p99 latency and server RSS for each route next to the same figures for /api/live, a route
 // that touches nothing, so our own cost shows apart from the framework's. Measures, never asserts.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -26,17 +27,18 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
 
 /**
  * @param {string} method @param {string} urlPath @param {string | undefined} body
- * @returns {Promise<{ status: number, text: string }>}
+ * @param {Record<string, string>} [headers]
+ * @returns {Promise<{ status: number, text: string, headers: http.IncomingHttpHeaders }>}
  */
-function send(method, urlPath, body) {
+function send(method, urlPath, body, headers = body ? { "content-type": "application/json" } : {}) {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: "127.0.0.1", port: PORT, method, path: urlPath, agent, headers: body ? { "content-type": "application/json" } : {} },
+      { host: "127.0.0.1", port: PORT, method, path: urlPath, agent, headers },
       (response) => {
         let text = "";
         response.setEncoding("utf8");
         response.on("data", (chunk) => (text += chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, text, headers: response.headers }));
       },
     );
     request.on("error", reject);
@@ -45,7 +47,7 @@ function send(method, urlPath, body) {
 }
 
 /**
- * @param {() => [string, string, string | undefined]} nextRequest
+ * @param {() => [string, string, string | undefined, Record<string, string>?]} nextRequest
  * @param {number} expectedStatus
  */
 async function load(nextRequest, expectedStatus) {
@@ -57,9 +59,9 @@ async function load(nextRequest, expectedStatus) {
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
       while (performance.now() < deadline) {
-        const [method, urlPath, body] = nextRequest();
+        const [method, urlPath, body, headers] = nextRequest();
         const begin = performance.now();
-        const { status } = await send(method, urlPath, body);
+        const { status } = await send(method, urlPath, body, headers);
         latencies.push(performance.now() - begin);
         if (status !== expectedStatus) unexpected += 1;
       }
@@ -83,6 +85,30 @@ async function waitUntilUp() {
   throw new Error("the server did not start");
 }
 
+/**
+ * @template {{ status: number, text: string }} R
+ * @param {R} response @param {number} expected @param {string} step
+ * @returns {R}
+ */
+function expectStatus(response, expected, step) {
+  if (response.status !== expected) throw new Error(`${step} answered ${response.status}: ${response.text}`);
+  return response;
+}
+
+/** What a person and a CLI do before links: sign up, approve an init, collect the token, link once. */
+async function linkedClient() {
+  const form = { "content-type": "application/x-www-form-urlencoded", origin: `http://127.0.0.1:${PORT}` };
+  const signUp = expectStatus(await send("POST", "/auth/signup", "email=bench%40example.com&password=correct+horse+battery", form), 303, "sign-up");
+  const cookie = String(signUp.headers["set-cookie"]).split(";")[0];
+  const init = JSON.parse(expectStatus(await send("POST", "/api/init", JSON.stringify({ sender: "@bench/cli" })), 201, "Create Init").text);
+  const approval = expectStatus(await send("POST", `/init/${init.id}/approve`, "project=new&name=Bench&code_confirmed=yes", { ...form, cookie }), 303, "approval");
+  if (String(approval.headers.location).includes("error=")) throw new Error(`approval failed: ${approval.headers.location}`);
+  const status = JSON.parse(expectStatus(await send("GET", `/api/init/${init.id}`, undefined, { authorization: `Bearer ${init.secret}` }), 200, "token pickup").text);
+  const linkPath = `/api/projects/${status.project_id}/link/${randomBytes(16).toString("hex")}`;
+  const link = JSON.parse(expectStatus(await send("POST", linkPath, undefined, { authorization: `Bearer ${status.access_token}` }), 200, "Create Project Link").text);
+  return { projectId: status.project_id, accessToken: status.access_token, bearer: link.bearer };
+}
+
 rmSync(path.dirname(database), { recursive: true, force: true });
 const server = spawn(process.execPath, [path.join(root, "scripts", "start.mjs")], {
   cwd: root,
@@ -95,6 +121,7 @@ const server = spawn(process.execPath, [path.join(root, "scripts", "start.mjs")]
     DATABASE_URL: `file:${database}`,
     // Short enough that cycling over the polled inits never polls one too fast.
     INIT_INTERVAL_MS: "100",
+    MASTER_KEY: randomBytes(32).toString("base64"),
     NEXT_TELEMETRY_DISABLED: "1",
   },
 });
@@ -108,8 +135,10 @@ try {
   for (let i = 0; i < POLLED_INITS; i++) {
     ids.push(JSON.parse((await send("POST", "/api/init", JSON.stringify({ sender: "@bench/cli" }))).text).id);
   }
+  const client = await linkedClient();
   // Warm up every route so JIT and first-request work stay out of the figures.
   await Promise.all(ids.slice(0, 200).map((id) => send("GET", `/api/init/${id}`, undefined)));
+  await Promise.all(Array.from({ length: 50 }, () => send("GET", `/api/projects/${client.projectId}`, undefined, { authorization: client.bearer })));
   await new Promise((resolve) => setTimeout(resolve, 200));
 
   let next = 0;
@@ -117,6 +146,11 @@ try {
     { name: "GET /api/live (baseline)", run: () => load(() => ["GET", "/api/live", undefined], 200) },
     { name: "POST /api/init", run: () => load(() => ["POST", "/api/init", '{"sender":"@bench/cli","sender_device":"bench"}'], 201) },
     { name: "GET /api/init/{id}", run: () => load(() => ["GET", `/api/init/${ids[next++ % ids.length]}`, undefined], 200) },
+    {
+      name: "POST …/link/{iv} (new)",
+      run: () => load(() => ["POST", `/api/projects/${client.projectId}/link/${randomBytes(16).toString("hex")}`, undefined, { authorization: `Bearer ${client.accessToken}` }], 200),
+    },
+    { name: "GET /api/projects/{id}", run: () => load(() => ["GET", `/api/projects/${client.projectId}`, undefined, { authorization: client.bearer }], 200) },
   ];
   /** @type {{ name: string, rps: number, p50: number, p99: number, requests: number, unexpected: number, rss: number }[]} */
   const results = [];

@@ -1,5 +1,6 @@
 import type { Config } from "../config";
 import { db } from "../db";
+import { ApiError } from "../http/errors";
 import { hashSecret, randomId, randomSecret } from "../secrets";
 
 // The cookie holds only a random token; the database keeps its SHA-256. `__Host-` pins the
@@ -61,4 +62,11 @@ export function sessionTokenFromHeaders(cfg: Config, headers: Headers): string |
     if (separator > 0 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
   }
   return undefined;
+}
+
+/** The id of the person signed in on a form post or fetch; a 401 carrying `message` when no one is. */
+export async function signedInUserId(cfg: Config, headers: Headers, message: string): Promise<string> {
+  const user = await sessionUser(sessionTokenFromHeaders(cfg, headers));
+  if (user === null) throw new ApiError("unauthorized", message);
+  return user.id;
 }

@@ -9,7 +9,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   init_not_pending: "This request can no longer be approved or denied.",
   unauthorized: "Sign in first.",
   cross_site_request: "That form was not sent from this site. Try again from this page.",
-  not_found: "That project or request does not exist.",
+  not_found: "That project, request, token or client does not exist.",
   unsupported_media_type: "The form could not be read. Try again.",
   payload_too_large: "The form was too large.",
 };

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { sessionTokenFromHeaders, sessionUser } from "../auth/sessions";
+import { signedInUserId } from "../auth/sessions";
 import type { Config } from "../config";
 import { readFormBody } from "../http/body";
-import { ApiError } from "../http/errors";
 import { redirectResponse } from "../http/response";
 import { parseInput } from "../http/validate";
 import { projectNameSchema } from "../projects/projects";
@@ -17,14 +16,10 @@ const approveFormSchema = z.object({
 
 const newProjectFormSchema = z.object({ name: projectNameSchema });
 
-async function signedInUserId(cfg: Config, request: Request): Promise<string> {
-  const user = await sessionUser(sessionTokenFromHeaders(cfg, request.headers));
-  if (user === null) throw new ApiError("unauthorized", "Sign in to approve or deny.");
-  return user.id;
-}
+const signInToDecide = "Sign in to approve or deny.";
 
 export async function approveFromForm(cfg: Config, request: Request, initId: string): Promise<Response> {
-  const userId = await signedInUserId(cfg, request);
+  const userId = await signedInUserId(cfg, request.headers, signInToDecide);
   const fields = parseInput(approveFormSchema, Object.fromEntries(await readFormBody(request)));
   const choice: ProjectChoice =
     fields.project === "new" ? { kind: "new", name: parseInput(newProjectFormSchema, fields).name } : { kind: "existing", id: fields.project };
@@ -34,7 +29,7 @@ export async function approveFromForm(cfg: Config, request: Request, initId: str
 }
 
 export async function denyFromForm(cfg: Config, request: Request, initId: string): Promise<Response> {
-  await signedInUserId(cfg, request);
+  await signedInUserId(cfg, request.headers, signInToDecide);
   await readFormBody(request);
   await denyInit(initId);
   return redirectResponse(cfg.appUrl, `/init/${initId}`);

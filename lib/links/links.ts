@@ -122,6 +122,9 @@ export async function readLinkedProject(cfg: Config, bearer: string | null, proj
   };
 }
 
+/** Whether a link's bearer works: it dies with its own revocation or its access token's end. */
+export type LinkStatus = "active" | "revoked" | "token_revoked" | "token_expired";
+
 export type LinkSummary = {
   id: string;
   iv: string;
@@ -130,17 +133,34 @@ export type LinkSummary = {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  status: LinkStatus;
 };
+
+function linkStatus(revokedAt: Date | null, token: { revokedAt: Date | null; expiresAt: Date | null }, now: number): LinkStatus {
+  if (revokedAt !== null) return "revoked";
+  if (token.revokedAt !== null) return "token_revoked";
+  if (token.expiresAt !== null && token.expiresAt.getTime() <= now) return "token_expired";
+  return "active";
+}
 
 /** The project's links, newest first, for its owner's page. */
 export async function listProjectLinks(ownerId: string, projectId: string): Promise<LinkSummary[]> {
   const prisma = await db();
   const links = await prisma.projectLink.findMany({
     where: { projectId, project: { ownerId } },
-    select: { id: true, iv: true, userAgent: true, createdAt: true, lastUsedAt: true, revokedAt: true, accessToken: { select: { name: true } } },
+    select: {
+      id: true,
+      iv: true,
+      userAgent: true,
+      createdAt: true,
+      lastUsedAt: true,
+      revokedAt: true,
+      accessToken: { select: { name: true, revokedAt: true, expiresAt: true } },
+    },
     orderBy: { createdAt: "desc" },
   });
-  return links.map(({ accessToken, ...link }) => ({ ...link, tokenName: accessToken.name }));
+  const now = Date.now();
+  return links.map(({ accessToken, ...link }) => ({ ...link, tokenName: accessToken.name, status: linkStatus(link.revokedAt, accessToken, now) }));
 }
 
 /** Revokes one link of the owner's project; its bearer fails from the next request on. */

@@ -3,6 +3,9 @@ import { POST as signOutRoute } from "@/app/auth/signout/route";
 import { POST as signUpRoute } from "@/app/auth/signup/route";
 import { POST as approveRoute } from "@/app/init/[id]/approve/route";
 import { POST as denyRoute } from "@/app/init/[id]/deny/route";
+import { POST as revokeLinkRoute } from "@/app/projects/[id]/links/[linkId]/revoke/route";
+import { POST as createTokenRoute } from "@/app/settings/tokens/create/route";
+import { POST as revokeTokenRoute } from "@/app/settings/tokens/[id]/revoke/route";
 
 // Posts HTML forms to the real route handlers, as a browser on APP_URL's page would.
 export const SITE = "https://initlink.test";
@@ -27,6 +30,13 @@ export const signOut = (token: string) => post(signOutRoute, "/auth/signout", {}
 export const approve = (id: string, token: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
   post(approveRoute, `/init/${id}/approve`, { id }, fields, { ...cookieHeader(token), ...headers });
 export const deny = (id: string, token: string, headers: Record<string, string> = {}) => post(denyRoute, `/init/${id}/deny`, { id }, {}, { ...cookieHeader(token), ...headers });
+
+export const createTokenForm = (token: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  post(createTokenRoute, "/settings/tokens/create", {}, fields, { ...cookieHeader(token), ...headers });
+export const revokeTokenForm = (token: string, id: string, headers: Record<string, string> = {}) =>
+  post(revokeTokenRoute, `/settings/tokens/${id}/revoke`, { id }, {}, { ...cookieHeader(token), ...headers });
+export const revokeLinkForm = (token: string, id: string, linkId: string, headers: Record<string, string> = {}) =>
+  post(revokeLinkRoute, `/projects/${id}/links/${linkId}/revoke`, { id, linkId }, {}, { ...cookieHeader(token), ...headers });
 
 /** The session token a response set, or null. */
 export function sessionTokenOf(response: Response): string | null {

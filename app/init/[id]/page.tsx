@@ -7,6 +7,7 @@ import { formErrorMessage } from "@/lib/http/messages";
 import { findInitView, type InitView } from "@/lib/init/view";
 import { listProjects } from "@/lib/projects/projects";
 import { LiveStatus } from "./live-status";
+import { ErrorAlert } from "../../form-parts";
 
 export const metadata: Metadata = { title: "Approve a client", referrer: "no-referrer" };
 
@@ -145,11 +146,7 @@ export default async function InitPage({
     <>
       <h1>A client asks to be linked</h1>
       <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} />
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       <WhoIsAsking init={init} />
       {init.status !== "pending" ? (
         <Outcome init={init} viewerId={user?.id ?? null} />

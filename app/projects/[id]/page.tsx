@@ -1,20 +1,112 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/current";
+import { config } from "@/lib/config";
+import { formErrorMessage } from "@/lib/http/messages";
+import { listProjectLinks, type LinkStatus, type LinkSummary } from "@/lib/links/links";
+import { projectPublicKey, type ProjectPublicKey } from "@/lib/projects/keys";
 import { findOwnedProject } from "@/lib/projects/projects";
+import { CopyButton } from "../../copy-button";
+import { ErrorAlert, RevokeButton } from "../../form-parts";
 
 export const metadata: Metadata = { title: "Project" };
 
-export default async function ProjectPage({ params }: { params: Promise<{ id: string }> }) {
+const IV_SHOWN = 12;
+
+const LINK_STATUS_LABELS: Record<LinkStatus, string> = {
+  active: "Active",
+  revoked: "Revoked",
+  token_revoked: "Access token revoked",
+  token_expired: "Access token expired",
+};
+
+function PublicKey({ publicKey }: { publicKey: ProjectPublicKey }) {
+  // Not labelled by its heading: the <pre> alone carries the name "Public key".
+  return (
+    <section className="card">
+      <h2>Public key</h2>
+      <pre className="pem" aria-label="Public key" tabIndex={0}>
+        {publicKey.pem.trim()}
+      </pre>
+      <CopyButton text={publicKey.pem} label="Copy public key" />
+      <dl className="facts key-facts">
+        <dt>Fingerprint</dt>
+        <dd>
+          <code>{publicKey.fingerprint}</code>
+        </dd>
+      </dl>
+      <p className="hint">A linked client shows this same fingerprint; compare the two.</p>
+    </section>
+  );
+}
+
+function LinkEntry({ projectId, link }: { projectId: string; link: LinkSummary }) {
+  const titleId = `link-${link.id}`;
+  return (
+    <li>
+      <p className="entry-title" id={titleId}>
+        {link.userAgent ?? <span className="muted">unknown client</span>}
+      </p>
+      <dl className="facts">
+        <dt>Access token</dt>
+        <dd>{link.tokenName}</dd>
+        <dt>iv</dt>
+        <dd>
+          <code title={link.iv}>{link.iv.slice(0, IV_SHOWN)}…</code>
+        </dd>
+        <dt>Linked</dt>
+        <dd>{link.createdAt.toUTCString()}</dd>
+        <dt>Last used</dt>
+        <dd>{link.lastUsedAt?.toUTCString() ?? "never"}</dd>
+        <dt>Status</dt>
+        <dd>
+          <span className={`status ${link.status === "active" ? "status-active" : "status-revoked"}`}>{LINK_STATUS_LABELS[link.status]}</span>
+        </dd>
+      </dl>
+      {link.revokedAt === null ? (
+        <RevokeButton action={`/projects/${projectId}/links/${link.id}/revoke`} describedBy={titleId} />
+      ) : null}
+    </li>
+  );
+}
+
+function LinkedClients({ projectId, links }: { projectId: string; links: LinkSummary[] }) {
+  return (
+    <section aria-labelledby="linked-clients">
+      <h2 id="linked-clients">Linked clients</h2>
+      {links.length === 0 ? (
+        <p className="muted">No client has linked to this project yet.</p>
+      ) : (
+        <ul className="card entries">
+          {links.map((link) => (
+            <LinkEntry key={link.id} projectId={projectId} link={link} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export default async function ProjectPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { id } = await params;
   const user = await currentUser();
   if (user === null) redirect(`/signin?returnTo=${encodeURIComponent(`/projects/${id}`)}`);
   // Someone else's project reads exactly like one that does not exist.
   const project = await findOwnedProject(user.id, id);
   if (project === null) notFound();
+  // A new project's key may still be being generated: this waits for it.
+  const [publicKey, links, query] = await Promise.all([projectPublicKey(config(), project.id), listProjectLinks(user.id, project.id), searchParams]);
+  const error = formErrorMessage(query.error);
   return (
     <>
       <h1>{project.name}</h1>
+      <ErrorAlert message={error} />
       <dl className="card facts">
         <dt>Project id</dt>
         <dd>
@@ -23,6 +115,8 @@ export default async function ProjectPage({ params }: { params: Promise<{ id: st
         <dt>Created</dt>
         <dd>{project.createdAt.toUTCString()}</dd>
       </dl>
+      <PublicKey publicKey={publicKey} />
+      <LinkedClients projectId={project.id} links={links} />
     </>
   );
 }

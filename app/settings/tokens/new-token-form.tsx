@@ -1,0 +1,115 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import type { NewTokenAnswer } from "@/lib/tokens/forms";
+import { CopyButton } from "../../copy-button";
+import { ErrorAlert } from "../../form-parts";
+
+export type Choice = { value: string; label: string };
+
+const isNewTokenAnswer = (body: unknown): body is NewTokenAnswer =>
+  typeof body === "object" && body !== null && "token" in body && typeof body.token === "string" && "name" in body && typeof body.name === "string";
+
+const errorOf = (body: unknown): string | null =>
+  typeof body === "object" && body !== null && "error" in body && typeof body.error === "string" ? body.error : null;
+
+/**
+ * The new-token form. It posts with fetch and shows the answer in place: the token is on screen
+ * once and is never put in a URL, a cookie or the page the server renders.
+ */
+export function NewTokenForm({ scopes, lifetimes, defaultLifetime }: { scopes: Choice[]; lifetimes: Choice[]; defaultLifetime: string }) {
+  const router = useRouter();
+  const [created, setCreated] = useState<NewTokenAnswer | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const fields = new URLSearchParams();
+    for (const [name, value] of new FormData(form)) {
+      if (typeof value === "string") fields.append(name, value);
+    }
+    setSending(true);
+    setError(null);
+    setCreated(null);
+    try {
+      const response = await fetch("/settings/tokens/create", {
+        method: "POST",
+        body: fields,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        cache: "no-store",
+      });
+      const body: unknown = await response.json();
+      if (response.ok && isNewTokenAnswer(body)) {
+        setCreated(body);
+        form.reset();
+        router.refresh();
+      } else {
+        setError(errorOf(body) ?? "The token could not be created. Please try again.");
+      }
+    } catch {
+      setError("The token could not be created. Check your connection and try again.");
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return (
+    <>
+      <form onSubmit={submit} className="card stack" aria-labelledby="new-token-heading">
+        <h2 id="new-token-heading">New token</h2>
+        <ErrorAlert message={error} />
+        <label>
+          Token name
+          <input name="name" type="text" required maxLength={100} autoComplete="off" placeholder="e.g. laptop CLI" />
+        </label>
+        <label>
+          Projects
+          <select name="scope" defaultValue="all">
+            {scopes.map((scope) => (
+              <option key={scope.value} value={scope.value}>
+                {scope.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Expires
+          <select name="lifetime" defaultValue={defaultLifetime}>
+            {lifetimes.map((lifetime) => (
+              <option key={lifetime.value} value={lifetime.value}>
+                {lifetime.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" disabled={sending}>
+          {sending ? "Creating…" : "Create token"}
+        </button>
+      </form>
+      {created ? (
+        <section className="card stack new-token" aria-labelledby="created-token-heading">
+          <h2 id="created-token-heading">Token “{created.name}” created</h2>
+          <p className="warning">Copy it now: it will not be shown again.</p>
+          <label>
+            New access token
+            <input
+              type="text"
+              className="secret"
+              value={created.token}
+              readOnly
+              autoFocus
+              spellCheck={false}
+              autoComplete="off"
+              onFocus={(event) => event.currentTarget.select()}
+            />
+          </label>
+          <CopyButton text={created.token} label="Copy" />
+          <p className="muted">Expires {created.expires_at === null ? "never" : new Date(created.expires_at).toUTCString()}.</p>
+        </section>
+      ) : null}
+    </>
+  );
+}

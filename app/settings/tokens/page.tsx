@@ -1,0 +1,80 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { currentUser } from "@/lib/auth/current";
+import { formErrorMessage } from "@/lib/http/messages";
+import { listProjects } from "@/lib/projects/projects";
+import { listAccessTokens, TOKEN_LIFETIME_CHOICES, type AccessTokenSummary } from "@/lib/tokens/access-tokens";
+import { NewTokenForm, type Choice } from "./new-token-form";
+import { ErrorAlert, RevokeButton } from "../../form-parts";
+
+export const metadata: Metadata = { title: "Access tokens" };
+
+const LIFETIMES: Choice[] = TOKEN_LIFETIME_CHOICES.map((days) => (days === null ? { value: "never", label: "No expiry" } : { value: String(days), label: `${days} days` }));
+const DEFAULT_LIFETIME = "90";
+
+type TokenStatus = "active" | "expired" | "revoked";
+
+const STATUS_LABELS: Record<TokenStatus, string> = { active: "Active", expired: "Expired", revoked: "Revoked" };
+
+function tokenStatus(token: AccessTokenSummary, now: number): TokenStatus {
+  if (token.revokedAt !== null) return "revoked";
+  if (token.expiresAt !== null && token.expiresAt.getTime() <= now) return "expired";
+  return "active";
+}
+
+function TokenEntry({ token, now }: { token: AccessTokenSummary; now: number }) {
+  const status = tokenStatus(token, now);
+  const titleId = `token-${token.id}`;
+  return (
+    <li>
+      <p className="entry-title" id={titleId}>
+        {token.name}
+      </p>
+      <dl className="facts">
+        <dt>Scope</dt>
+        <dd>{token.project === null ? "All your projects" : <Link href={`/projects/${token.project.id}`}>{token.project.name}</Link>}</dd>
+        <dt>Created</dt>
+        <dd>{token.createdAt.toUTCString()}</dd>
+        <dt>Last used</dt>
+        <dd>{token.lastUsedAt?.toUTCString() ?? "never"}</dd>
+        <dt>Expires</dt>
+        <dd>{token.expiresAt?.toUTCString() ?? "never"}</dd>
+        <dt>Status</dt>
+        <dd>
+          <span className={`status status-${status}`}>{STATUS_LABELS[status]}</span>
+        </dd>
+      </dl>
+      {status === "active" ? (
+        <RevokeButton action={`/settings/tokens/${token.id}/revoke`} describedBy={titleId} />
+      ) : null}
+    </li>
+  );
+}
+
+export default async function AccessTokensPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const user = await currentUser();
+  if (user === null) redirect("/signin?returnTo=%2Fsettings%2Ftokens");
+  const [tokens, projects, query] = await Promise.all([listAccessTokens(user.id), listProjects(user.id), searchParams]);
+  const error = formErrorMessage(query.error);
+  const scopes: Choice[] = [{ value: "all", label: "All your projects" }, ...projects.map((project) => ({ value: project.id, label: project.name }))];
+  const now = Date.now();
+  return (
+    <>
+      <h1>Access tokens</h1>
+      <p className="muted">A client sends an access token to link itself to your projects through the API. Revoke a token you no longer use.</p>
+      <ErrorAlert message={error} />
+      <h2>Your tokens</h2>
+      {tokens.length === 0 ? (
+        <p className="muted">No access tokens yet.</p>
+      ) : (
+        <ul className="card entries">
+          {tokens.map((token) => (
+            <TokenEntry key={token.id} token={token} now={now} />
+          ))}
+        </ul>
+      )}
+      <NewTokenForm scopes={scopes} lifetimes={LIFETIMES} defaultLifetime={DEFAULT_LIFETIME} />
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+import { decodeProtectedHeader } from "jose";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { db } from "@/lib/db";
+import { createAccessToken } from "@/lib/tokens/access-tokens";
+import { approvedClient, getProject, linked, publishedJwks } from "../helpers/links";
+
+// Key rotation over two months of a faked clock (only Date is faked; the database is real).
+// Defaults: the signing key rotates after 30 days, a bearer lives 30 days, verifiers may
+// cache the JWKS for 5 minutes.
+
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+
+describe("signing key rotation", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("keeps old keys verifiable until their bearers expire, and publishes a new key before it signs", async () => {
+    const start = Date.now();
+    const client = await approvedClient();
+    const personal = await createAccessToken(client.userId, { name: "forever", scope: "all", lifetime: "never" });
+    const kidOf = (jwt: string) => decodeProtectedHeader(jwt).kid;
+    const kids = async () => (await publishedJwks()).keys.map((key) => key.kid);
+
+    const first = await linked(client.projectId, personal.token);
+    const firstKid = kidOf(first.jwt);
+    expect(await kids()).toEqual([firstKid]);
+
+    // Day 29: still the first key; this bearer lives until day 59.
+    vi.setSystemTime(start + 29 * DAY_MS);
+    const lateBearer = await linked(client.projectId, personal.token);
+    expect(kidOf(lateBearer.jwt)).toBe(firstKid);
+
+    // Day 31: the key is due; a successor is made and published, but the old key still signs
+    // until verifiers' cached key sets can have caught up.
+    vi.setSystemTime(start + 31 * DAY_MS);
+    const duringHandover = await linked(client.projectId, personal.token);
+    expect(kidOf(duringHandover.jwt)).toBe(firstKid);
+    const published = await kids();
+    expect(published).toHaveLength(2);
+    const secondKid = published.find((kid) => kid !== firstKid);
+
+    // Six minutes later the new key signs; the old key's bearers still verify.
+    vi.setSystemTime(start + 31 * DAY_MS + 6 * MINUTE_MS);
+    const afterHandover = await linked(client.projectId, personal.token);
+    expect(kidOf(afterHandover.jwt)).toBe(secondKid);
+    expect((await getProject(client.projectId, { authorization: lateBearer.bearer })).status).toBe(200);
+
+    // Day 62: every bearer the first key could have signed has expired, so it is no longer
+    // published; the second key is due in turn and has a successor.
+    vi.setSystemTime(start + 62 * DAY_MS);
+    const now = await kids();
+    expect(now).not.toContain(firstKid);
+    expect(now).toContain(secondKid);
+    expect(now).toHaveLength(2);
+    expect((await getProject(client.projectId, { authorization: lateBearer.bearer })).status).toBe(401);
+    const latest = await linked(client.projectId, personal.token);
+    expect(kidOf(latest.jwt)).toBe(secondKid);
+    expect((await getProject(client.projectId, { authorization: latest.bearer })).status).toBe(200);
+    const prisma = await db();
+    expect(await prisma.signingKey.count()).toBe(3);
+  });
+});
