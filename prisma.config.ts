@@ -1,20 +1,26 @@
 import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { databaseUrlFromEnv, ensureSqliteDirectory, sqliteFilePath } from "./lib/database-url";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { databaseProvider, databaseUrlFromEnv, ensureSqliteDirectory, sqliteFilePath } from "./lib/database-url";
 
 // The schema's datasource reads DATABASE_URL; give it the same default the app uses.
 const databaseUrl = databaseUrlFromEnv(process.env);
 process.env.DATABASE_URL = databaseUrl;
+const postgresql = databaseProvider(databaseUrl) === "postgresql";
 
 // The CLI runs migrations through the same driver adapter as the app, with Prisma's JavaScript
-// schema engine: nothing is downloaded, so a fresh clone migrates offline.
+// schema engine: nothing is downloaded, so a fresh clone migrates offline. DATABASE_URL picks
+// the provider: its schema (PostgreSQL's is written from SQLite's by scripts/prisma.mjs) and
+// its own migrations.
+const folder = postgresql ? path.join("prisma", "postgresql") : "prisma";
 export default defineConfig({
   experimental: { adapter: true },
   engine: "js",
-  schema: path.join("prisma", "schema.prisma"),
-  migrations: { path: path.join("prisma", "migrations") },
+  schema: path.join(folder, "schema.prisma"),
+  migrations: { path: path.join(folder, "migrations") },
   adapter: async () => {
+    if (postgresql) return new PrismaPg({ connectionString: databaseUrl });
     const file = sqliteFilePath(databaseUrl);
     ensureSqliteDirectory(file);
     return new PrismaBetterSQLite3({ url: file });

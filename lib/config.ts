@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { databaseUrlFromEnv, type Env } from "./database-url";
+import { databaseProvider, databaseUrlFromEnv, type Env } from "./database-url";
 
 // Every setting the service reads from the environment, parsed once. `lib/` takes its
 // settings from here and never reads process.env itself.
@@ -85,6 +85,7 @@ const envSchema = z.object({
   SESSION_LIFETIME_DAYS: intFromEnv("SESSION_LIFETIME_DAYS", 30, 1, 365),
   ACCESS_TOKEN_LIFETIME_DAYS: intFromEnv("ACCESS_TOKEN_LIFETIME_DAYS", 90, 1, 3650),
   SQLITE_SYNCHRONOUS: enumFromEnv("SQLITE_SYNCHRONOUS", ["FULL", "NORMAL"] as const),
+  DATABASE_POOL_SIZE: intFromEnv("DATABASE_POOL_SIZE", 10, 1, 500),
   MASTER_KEY: masterKeySchema,
   LINK_LIFETIME_DAYS: intFromEnv("LINK_LIFETIME_DAYS", 30, 1, 365),
   SIGNING_KEY_ROTATION_DAYS: intFromEnv("SIGNING_KEY_ROTATION_DAYS", 30, 1, 3650),
@@ -100,6 +101,8 @@ export type Config = {
   initLifetimeMs: number;
   trustProxyHops: number;
   sqliteSynchronous: "FULL" | "NORMAL";
+  /** PostgreSQL connections per instance. */
+  databasePoolSize: number;
   /** confirm: the page shows the user code and asks to confirm it; enter: the person types it. */
   initCodeCheck: "confirm" | "enter";
   sessionLifetimeMs: number;
@@ -122,8 +125,8 @@ export function parseConfig(env: Env): Config {
   }
   const parsed = result.data;
   const databaseUrl = databaseUrlFromEnv(env);
-  if (!databaseUrl.startsWith("file:")) {
-    throw new ConfigError("Invalid configuration:\n  - DATABASE_URL must be a file: URL such as file:./data/initlink.db");
+  if (databaseProvider(databaseUrl) === null) {
+    throw new ConfigError("Invalid configuration:\n  - DATABASE_URL must be a file: URL (SQLite, e.g. file:./data/initlink.db) or a postgresql:// URL");
   }
   return {
     appUrl: parsed.APP_URL,
@@ -133,6 +136,7 @@ export function parseConfig(env: Env): Config {
     initLifetimeMs: parsed.INIT_LIFETIME_SECONDS * 1000,
     trustProxyHops: parsed.TRUST_PROXY_HOPS,
     sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS,
+    databasePoolSize: parsed.DATABASE_POOL_SIZE,
     initCodeCheck: parsed.INIT_CODE_CHECK,
     sessionLifetimeMs: parsed.SESSION_LIFETIME_DAYS * DAY_MS,
     accessTokenLifetimeMs: parsed.ACCESS_TOKEN_LIFETIME_DAYS * DAY_MS,

@@ -8,6 +8,15 @@ export const DEFAULT_DATABASE_URL = "file:./data/initlink.db";
 
 export type Env = Record<string, string | undefined>;
 
+export type DatabaseProvider = "sqlite" | "postgresql";
+
+/** `postgresql://` or `postgres://` selects PostgreSQL; a `file:` URL selects SQLite; anything else is refused (null). */
+export function databaseProvider(databaseUrl: string): DatabaseProvider | null {
+  if (databaseUrl.startsWith("file:")) return "sqlite";
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return "postgresql";
+  return null;
+}
+
 export function databaseUrlFromEnv(env: Env): string {
   const value = env.DATABASE_URL?.trim();
   return value ? value : DEFAULT_DATABASE_URL;

@@ -1,13 +1,20 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma, PrismaClient } from "./generated/prisma/client";
-import { config } from "./config";
-import { ensureSqliteDirectory, sqliteFilePath } from "./database-url";
+import { PrismaClient as PostgresqlPrismaClient } from "./generated/prisma-postgresql/client";
+import { config, type Config } from "./config";
+import { databaseProvider, ensureSqliteDirectory, sqliteFilePath } from "./database-url";
+
+// One data model, two providers: DATABASE_URL picks the client generated for SQLite or for
+// PostgreSQL. Both are generated from the same models and have the same model API, so the rest
+// of lib/ sees the SQLite client's type. Interactive transactions, whose options differ, are
+// left out (on SQLite they would also share the adapter's one connection with other requests).
+export type Database = Omit<PrismaClient, "$transaction">;
 
 // Opened on first use, never at import: `next build` evaluates route modules.
-let ready: Promise<PrismaClient> | undefined;
+let ready: Promise<Database> | undefined;
 
-async function open(): Promise<PrismaClient> {
-  const cfg = config();
+async function openSqlite(cfg: Config): Promise<Database> {
   const file = sqliteFilePath(cfg.databaseUrl);
   ensureSqliteDirectory(file);
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: file, timeout: 5000 }) });
@@ -20,11 +27,20 @@ async function open(): Promise<PrismaClient> {
   return client;
 }
 
-export function db(): Promise<PrismaClient> {
-  ready ??= open();
-  return ready;
+function openPostgresql(cfg: Config): Database {
+  // A bounded pool per instance: instances × DATABASE_POOL_SIZE must stay under the server's
+  // max_connections (or the pooler's limit).
+  const adapter = new PrismaPg({ connectionString: cfg.databaseUrl, max: cfg.databasePoolSize, connectionTimeoutMillis: 5000 });
+  // TypeScript cannot compare the two clients' generic model types across modules; they are
+  // the same at run time, which the whole API suite checks on both providers.
+  return new PostgresqlPrismaClient({ adapter }) as unknown as Database;
 }
 
+export function db(): Promise<Database> {
+  const cfg = config();
+  ready ??= databaseProvider(cfg.databaseUrl) === "postgresql" ? Promise.resolve(openPostgresql(cfg)) : openSqlite(cfg);
+  return ready;
+}
 
 /** True for a write rejected by a unique constraint (Prisma's P2002). */
 export function isUniqueViolation(error: unknown): boolean {

@@ -3,11 +3,31 @@
 // would download them; the project uses the JavaScript schema engine and a driver adapter
 // (prisma.config.ts), so placeholder files satisfy the check and nothing is fetched.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+export const SQLITE_SCHEMA = path.join(root, "prisma", "schema.prisma");
+export const POSTGRESQL_SCHEMA = path.join(root, "prisma", "postgresql", "schema.prisma");
+
+/**
+ * The PostgreSQL copy of the one data model (prisma/schema.prisma): the same models, another
+ * provider and client output. Written before every CLI run, so the two cannot drift apart.
+ */
+export function writePostgresqlSchema() {
+  const source = readFileSync(SQLITE_SCHEMA, "utf8");
+  const copy = source
+    .replace('provider = "sqlite"', 'provider = "postgresql"')
+    .replace('output     = "../lib/generated/prisma"', 'output     = "../../lib/generated/prisma-postgresql"');
+  if (copy === source || !copy.includes('provider = "postgresql"') || !copy.includes("prisma-postgresql")) {
+    throw new Error("prisma/schema.prisma no longer has the provider or output lines writePostgresqlSchema rewrites");
+  }
+  const header = "// Generated from prisma/schema.prisma by scripts/prisma.mjs: edit that file, not this one.\n";
+  mkdirSync(path.dirname(POSTGRESQL_SCHEMA), { recursive: true });
+  writeFileSync(POSTGRESQL_SCHEMA, header + copy);
+}
 
 /**
  * @param {string[]} args the Prisma CLI's arguments
@@ -27,6 +47,7 @@ export function runPrisma(args, extraEnv = {}) {
     CHECKPOINT_DISABLE: "1",
     ...extraEnv,
   };
+  writePostgresqlSchema();
   const result = spawnSync(process.execPath, [path.join(root, "node_modules", "prisma", "build", "index.js"), ...args], {
     cwd: root,
     env,
@@ -35,6 +56,12 @@ export function runPrisma(args, extraEnv = {}) {
   return result.status ?? 1;
 }
 
+/** Both providers' clients: the app picks one by DATABASE_URL at run time. */
+export function generateClients() {
+  return runPrisma(["generate", "--schema", SQLITE_SCHEMA]) || runPrisma(["generate", "--schema", POSTGRESQL_SCHEMA]);
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  process.exit(runPrisma(process.argv.slice(2)));
+  const args = process.argv.slice(2);
+  process.exit(args.length === 1 && args[0] === "generate" ? generateClients() : runPrisma(args));
 }

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureInstalled } from "./install.mjs";
-import { runPrisma } from "./prisma.mjs";
+import { generateClients, runPrisma } from "./prisma.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dev = process.argv.includes("--dev");
@@ -41,11 +41,28 @@ function buildIsStale() {
   return BUILD_INPUTS.some((input) => newestMtime(path.join(root, input)) > builtAt);
 }
 
-ensureInstalled();
-if (!existsSync(path.join(root, "lib", "generated", "prisma", "client.ts")) && runPrisma(["generate"]) !== 0) {
-  fail("generating the Prisma client failed.");
+/** Applies pending migrations of the provider DATABASE_URL selects. */
+async function migrate() {
+  const databaseUrl = process.env.DATABASE_URL?.trim() ?? "";
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    // Imported here: `pg` exists only once ensureInstalled() has run.
+    const { migratePostgresql } = await import("./migrate-postgresql.mjs");
+    try {
+      await migratePostgresql(databaseUrl, (line) => console.log(JSON.stringify({ level: "info", msg: line })));
+    } catch (error) {
+      fail(`migrating the database failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  } else if (runPrisma(["migrate", "deploy"]) !== 0) {
+    fail("migrating the database failed (see above).");
+  }
 }
-if (runPrisma(["migrate", "deploy"]) !== 0) fail("migrating the database failed (see above).");
+
+ensureInstalled();
+const clients = ["prisma", "prisma-postgresql"].map((name) => path.join(root, "lib", "generated", name, "client.ts"));
+if (!clients.every((client) => existsSync(client)) && generateClients() !== 0) {
+  fail("generating the Prisma clients failed.");
+}
+await migrate();
 if (!dev && buildIsStale()) {
   const build = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
     cwd: root,

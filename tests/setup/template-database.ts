@@ -2,20 +2,30 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { runPrisma } from "../../scripts/prisma.mjs";
+import { dropDatabases, migrateTemplate, TEST_DATABASE_PREFIX } from "./postgresql";
 
 // Migrates one database with the real migrations; every test file then works on its own copy.
-export default function setup(project: TestProject): void {
+// TEST_POSTGRES_URL (a PostgreSQL server's maintenance database, e.g.
+// postgresql://postgres:…@127.0.0.1:5432/postgres) runs the suite on PostgreSQL instead of SQLite.
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const postgresUrl = process.env.TEST_POSTGRES_URL;
+  if (postgresUrl) {
+    const template = await migrateTemplate(postgresUrl);
+    project.provide("templateDatabase", { provider: "postgresql", template, serverUrl: postgresUrl });
+    return () => dropDatabases(postgresUrl, TEST_DATABASE_PREFIX);
+  }
   const directory = path.resolve(".cache", "test-databases");
   rmSync(directory, { recursive: true, force: true });
   const template = path.join(directory, "template.db");
   if (runPrisma(["migrate", "deploy"], { DATABASE_URL: `file:${template}` }) !== 0) {
     throw new Error("migrating the test database failed");
   }
-  project.provide("templateDatabase", template);
+  project.provide("templateDatabase", { provider: "sqlite", template, serverUrl: "" });
+  return async () => {};
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
-    templateDatabase: string;
+    templateDatabase: { provider: "sqlite" | "postgresql"; template: string; serverUrl: string };
   }
 }

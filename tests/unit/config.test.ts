@@ -15,6 +15,7 @@ describe("parseConfig", () => {
       initLifetimeMs: 900_000,
       trustProxyHops: 0,
       sqliteSynchronous: "FULL",
+      databasePoolSize: 10,
       initCodeCheck: "confirm",
       sessionLifetimeMs: 30 * 86_400_000,
       accessTokenLifetimeMs: 90 * 86_400_000,
@@ -37,11 +38,16 @@ describe("parseConfig", () => {
     [{ INIT_LIFETIME_SECONDS: "1.5" }, "INIT_LIFETIME_SECONDS must be a whole number"],
     [{ INIT_CODE_CHECK: "none" }, "INIT_CODE_CHECK must be confirm or enter"],
     [{ SQLITE_SYNCHRONOUS: "OFF" }, "SQLITE_SYNCHRONOUS must be FULL or NORMAL"],
-    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must be a file: URL"],
+    [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must be a file: URL (SQLite, e.g. file:./data/initlink.db) or a postgresql:// URL"],
+    [{ DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE must be a whole number from 1 to 500"],
     [{ LINK_LIFETIME_DAYS: "0" }, "LINK_LIFETIME_DAYS must be a whole number from 1 to 365"],
   ])("rejects %o with a clear message", (env, message) => {
     expect(() => parseConfig(withKey(env))).toThrow(ConfigError);
     expect(() => parseConfig(withKey(env))).toThrow(message);
+  });
+
+  it.each(["postgresql://initlink@db.internal:5432/initlink", "postgres://u:p@127.0.0.1/initlink?sslmode=require"])("accepts PostgreSQL URLs: %s", (url) => {
+    expect(parseConfig(withKey({ DATABASE_URL: url })).databaseUrl).toBe(url);
   });
 
   it("accepts the master key in base64url too", () => {
