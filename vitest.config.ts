@@ -11,6 +11,8 @@ export default defineConfig({
       APP_URL: "https://initlink.test",
       INIT_INTERVAL_MS: "5000",
       INIT_LIFETIME_SECONDS: "900",
+      // Suites create many inits from one address; tests/api/rate-limits.test.ts sets its own.
+      CREATE_INIT_PER_MINUTE: "100000",
       // A fixed test key (32 bytes of 0x2a); never a real one.
       MASTER_KEY: "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=",
     },

@@ -85,6 +85,7 @@ const envSchema = z.object({
   SESSION_LIFETIME_DAYS: intFromEnv("SESSION_LIFETIME_DAYS", 30, 1, 365),
   ACCESS_TOKEN_LIFETIME_DAYS: intFromEnv("ACCESS_TOKEN_LIFETIME_DAYS", 90, 1, 3650),
   SQLITE_SYNCHRONOUS: enumFromEnv("SQLITE_SYNCHRONOUS", ["FULL", "NORMAL"] as const),
+  CREATE_INIT_PER_MINUTE: intFromEnv("CREATE_INIT_PER_MINUTE", 30, 1, 1_000_000),
   DATABASE_POOL_SIZE: intFromEnv("DATABASE_POOL_SIZE", 10, 1, 500),
   MASTER_KEY: masterKeySchema,
   LINK_LIFETIME_DAYS: intFromEnv("LINK_LIFETIME_DAYS", 30, 1, 365),
@@ -101,6 +102,8 @@ export type Config = {
   initLifetimeMs: number;
   trustProxyHops: number;
   sqliteSynchronous: "FULL" | "NORMAL";
+  /** Create Init requests allowed per client address (IPv6: per /64) per minute. */
+  createInitPerMinute: number;
   /** PostgreSQL connections per instance. */
   databasePoolSize: number;
   /** confirm: the page shows the user code and asks to confirm it; enter: the person types it. */
@@ -137,6 +140,7 @@ export function parseConfig(env: Env): Config {
     trustProxyHops: parsed.TRUST_PROXY_HOPS,
     sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
+    createInitPerMinute: parsed.CREATE_INIT_PER_MINUTE,
     initCodeCheck: parsed.INIT_CODE_CHECK,
     sessionLifetimeMs: parsed.SESSION_LIFETIME_DAYS * DAY_MS,
     accessTokenLifetimeMs: parsed.ACCESS_TOKEN_LIFETIME_DAYS * DAY_MS,

@@ -17,6 +17,7 @@ export const errorStatus = {
   unsupported_media_type: 415,
   not_found: 404,
   slow_down: 429,
+  rate_limited: 429,
   internal_error: 500,
 } as const;
 

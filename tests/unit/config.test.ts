@@ -16,6 +16,7 @@ describe("parseConfig", () => {
       trustProxyHops: 0,
       sqliteSynchronous: "FULL",
       databasePoolSize: 10,
+      createInitPerMinute: 30,
       initCodeCheck: "confirm",
       sessionLifetimeMs: 30 * 86_400_000,
       accessTokenLifetimeMs: 90 * 86_400_000,

@@ -1,0 +1,45 @@
+import { isIP } from "node:net";
+import { db } from "../db";
+import { ApiError } from "../http/errors";
+
+// Abuse limits: fixed-window counters in the database, so that every instance counts against
+// the same limit. One statement counts a request and reads the count, atomically, in SQLite
+// and PostgreSQL alike. The counter stops at limit + 1: refused requests do not move it.
+
+export type RateLimit = { name: string; limit: number; windowMs: number };
+
+/**
+ * Counts one request of `subject` against `rule`; over the limit, a 429 with Retry-After (the
+ * end of the window). Call it after validating the request, so malformed requests cost nothing.
+ */
+export async function consumeRateLimit(rule: RateLimit, subject: string): Promise<void> {
+  const prisma = await db();
+  const now = Date.now();
+  const window = Math.floor(now / rule.windowMs);
+  const key = `${rule.name}:${subject}`;
+  const rows = await prisma.$queryRaw<{ count: number | bigint }[]>`
+    INSERT INTO "RateLimit" ("key", "window", "count") VALUES (${key}, ${window}, 1)
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN "RateLimit"."window" <> excluded."window" THEN 1
+                     WHEN "RateLimit"."count" <= ${rule.limit} THEN "RateLimit"."count" + 1
+                     ELSE "RateLimit"."count" END,
+      "window" = excluded."window"
+    RETURNING "count"`;
+  const count = Number(rows[0]?.count ?? 0);
+  if (count <= rule.limit) return;
+  const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * rule.windowMs - now) / 1000));
+  throw new ApiError("rate_limited", `Too many requests: at most ${rule.limit} per ${rule.windowMs / 1000} s. Try again in ${retryAfterSeconds} s.`, {
+    retryAfterSeconds,
+  });
+}
+
+/** The subject of a per-address limit: IPv4 addresses one by one, IPv6 by /64 (one host's usual share). */
+export function addressSubject(address: string | null): string {
+  if (address === null) return "unknown";
+  if (isIP(address) !== 6) return address;
+  const [head, tail = ""] = address.split("::");
+  const groups = head === "" ? [] : head.split(":");
+  const tailGroups = tail === "" ? [] : tail.split(":");
+  const full = address.includes("::") ? [...groups, ...Array(8 - groups.length - tailGroups.length).fill("0"), ...tailGroups] : groups;
+  return `${full.slice(0, 4).map((group) => group.toLowerCase().replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}

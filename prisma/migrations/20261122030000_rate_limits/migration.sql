@@ -1,0 +1,7 @@
+-- CreateTable
+CREATE TABLE "RateLimit" (
+    "key" TEXT NOT NULL PRIMARY KEY,
+    "window" BIGINT NOT NULL,
+    "count" INTEGER NOT NULL
+);
+
