@@ -3,15 +3,26 @@ import { defineConfig, devices } from "@playwright/test";
 
 // The end-to-end suite drives Chromium against the production build (`npm run test:e2e` builds
 // it first). Two servers on scratch databases: one with the default timings, one with a short
-// lifetime and interval for expiry and live updates.
+// lifetime and interval for expiry and live updates. With TEST_POSTGRES_URL (a PostgreSQL
+// server's maintenance database) they run on PostgreSQL databases instead of SQLite files.
 export const MAIN_URL = "http://127.0.0.1:3100";
 export const SHORT_URL = "http://127.0.0.1:3101";
+
+const postgresServer = process.env.TEST_POSTGRES_URL;
+
+/** A scratch database for one server, emptied before it starts. */
+export function scratchDatabase(name: string): string {
+  if (!postgresServer) return `file:./.cache/e2e/${name}.db`;
+  const url = new URL(postgresServer);
+  url.pathname = `/initlink_e2e_${name}`;
+  return url.toString();
+}
 
 // Debian's Chromium where it is installed (CI, these machines); Playwright's own elsewhere.
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
-const server = (url: string, database: string, env: Record<string, string>) => ({
-  command: `rm -f ${database} ${database}-wal ${database}-shm && node scripts/start.mjs`,
+export const server = (url: string, databaseUrl: string, env: Record<string, string> = {}, options: { reset?: boolean; appUrl?: string } = {}) => ({
+  command: options.reset === false ? "node scripts/start.mjs" : "node tests/setup/reset-database.mjs && node scripts/start.mjs",
   url: `${url}/api/live`,
   reuseExistingServer: false,
   timeout: 180_000,
@@ -19,14 +30,23 @@ const server = (url: string, database: string, env: Record<string, string>) => (
   env: {
     PORT: new URL(url).port,
     HOSTNAME: "127.0.0.1",
-    APP_URL: url,
-    DATABASE_URL: `file:${database}`,
+    APP_URL: options.appUrl ?? url,
+    DATABASE_URL: databaseUrl,
     // A fixed test key (32 bytes of 0x2a), so the suite never writes a development key file.
     MASTER_KEY: "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=",
     NEXT_TELEMETRY_DISABLED: "1",
     ...env,
   },
 });
+
+export const browserOptions = {
+  ...devices["Desktop Chrome"],
+  screenshot: "only-on-failure" as const,
+  launchOptions: {
+    executablePath,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  },
+};
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -35,17 +55,9 @@ export default defineConfig({
   workers: 2,
   timeout: 60_000,
   reporter: [["list"]],
-  use: {
-    ...devices["Desktop Chrome"],
-    baseURL: MAIN_URL,
-    screenshot: "only-on-failure",
-    launchOptions: {
-      executablePath,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    },
-  },
+  use: { ...browserOptions, baseURL: MAIN_URL },
   webServer: [
-    server(MAIN_URL, "./.cache/e2e/main.db", {}),
-    server(SHORT_URL, "./.cache/e2e/short.db", { INIT_LIFETIME_SECONDS: "10", INIT_INTERVAL_MS: "500" }),
+    server(MAIN_URL, scratchDatabase("main")),
+    server(SHORT_URL, scratchDatabase("short"), { INIT_LIFETIME_SECONDS: "10", INIT_INTERVAL_MS: "500" }),
   ],
 });

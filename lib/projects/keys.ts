@@ -23,7 +23,8 @@ export function publicKeyFingerprint(pem: string): string {
 /** Associated data that ties a sealed private key to its project. */
 export const projectKeyAssociatedData = (projectId: string) => `project-key:${projectId}`;
 
-async function storedKey(projectId: string): Promise<ProjectPublicKey | null> {
+/** The project's public key if it has been generated, without waiting. */
+export async function storedKey(projectId: string): Promise<ProjectPublicKey | null> {
   const prisma = await db();
   const row = await prisma.projectKey.findUnique({ where: { projectId }, select: { publicKeyPem: true, fingerprint: true } });
   return row && { pem: row.publicKeyPem, fingerprint: row.fingerprint };

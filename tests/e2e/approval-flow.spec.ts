@@ -35,6 +35,8 @@ test("a person signs up from the init page, checks the code, approves, and the c
 
   await page.getByRole("link", { name: "Payments API" }).click();
   await expect(page.getByRole("heading", { name: "Payments API" })).toBeVisible();
+  // The key pair is generated after approval; the page shows it once ready, without a reload.
+  await expect(page.getByLabel("Public key")).toContainText("-----BEGIN PUBLIC KEY-----", { timeout: 30_000 });
 });
 
 test("Approve needs the code confirmed, and Deny denies", async ({ page, request }) => {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { inject } from "vitest";
-import { copyTemplate } from "./postgresql";
+import { copyTemplate } from "./postgresql.mjs";
 
 // Each test file gets a fresh, migrated database of its own: a copy of the template.
 const { provider, template, serverUrl } = inject("templateDatabase");

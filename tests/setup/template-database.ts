@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { runPrisma } from "../../scripts/prisma.mjs";
-import { dropDatabases, migrateTemplate, TEST_DATABASE_PREFIX } from "./postgresql";
+import { dropDatabases, migrateTemplate, TEST_DATABASE_PREFIX } from "./postgresql.mjs";
 
 // Migrates one database with the real migrations; every test file then works on its own copy.
 // TEST_POSTGRES_URL (a PostgreSQL server's maintenance database, e.g.

@@ -4,9 +4,10 @@ import { currentUser } from "@/lib/auth/current";
 import { config } from "@/lib/config";
 import { formErrorMessage } from "@/lib/http/messages";
 import { listProjectLinks, type LinkStatus, type LinkSummary } from "@/lib/links/links";
-import { projectPublicKey, type ProjectPublicKey } from "@/lib/projects/keys";
+import { prepareProjectKey, storedKey, type ProjectPublicKey } from "@/lib/projects/keys";
 import { findOwnedProject } from "@/lib/projects/projects";
 import { CopyButton } from "../../copy-button";
+import { KeyPending } from "./key-pending";
 import { ErrorAlert, RevokeButton } from "../../form-parts";
 
 export const metadata: Metadata = { title: "Project" };
@@ -100,8 +101,10 @@ export default async function ProjectPage({
   // Someone else's project reads exactly like one that does not exist.
   const project = await findOwnedProject(user.id, id);
   if (project === null) notFound();
-  // A new project's key may still be being generated: this waits for it.
-  const [publicKey, links, query] = await Promise.all([projectPublicKey(config(), project.id), listProjectLinks(user.id, project.id), searchParams]);
+  const [publicKey, links, query] = await Promise.all([storedKey(project.id), listProjectLinks(user.id, project.id), searchParams]);
+  // A new project's key takes a few seconds to generate; the page shows that rather than wait,
+  // and makes sure the generation is under way here (the approving instance may have stopped).
+  if (publicKey === null) prepareProjectKey(config(), project.id);
   const error = formErrorMessage(query.error);
   return (
     <>
@@ -115,7 +118,7 @@ export default async function ProjectPage({
         <dt>Created</dt>
         <dd>{project.createdAt.toUTCString()}</dd>
       </dl>
-      <PublicKey publicKey={publicKey} />
+      {publicKey === null ? <KeyPending /> : <PublicKey publicKey={publicKey} />}
       <LinkedClients projectId={project.id} links={links} />
     </>
   );
