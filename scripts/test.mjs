@@ -1,0 +1,44 @@
+// @ts-check
+// `npm test`: every suite. Installs if needed, type-checks, runs the unit and API tests and the
+// end-to-end tests on SQLite; with TEST_POSTGRES_URL (a PostgreSQL server's maintenance
+// database, e.g. postgresql://postgres:secret@127.0.0.1:5432/postgres) runs the API and
+// end-to-end tests again on PostgreSQL, then the two-instance suite.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { ensureInstalled } from "./install.mjs";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const bin = (/** @type {string} */ name) => path.join(root, "node_modules", ".bin", name);
+const postgresUrl = process.env.TEST_POSTGRES_URL?.trim();
+
+/**
+ * @param {string} title
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ postgresql?: boolean, env?: Record<string, string> }} [options] postgresql: keep TEST_POSTGRES_URL
+ */
+function step(title, command, args, { postgresql = false, env = {} } = {}) {
+  console.log(`\n== ${title}`);
+  const childEnv = { ...process.env, ...env };
+  if (!postgresql) delete childEnv.TEST_POSTGRES_URL;
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: childEnv });
+  if (result.status !== 0) {
+    console.error(`\nnpm test: "${title}" failed.`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+ensureInstalled();
+step("type check", bin("tsc"), ["-p", "."]);
+step("unit and API tests on SQLite", bin("vitest"), ["run"]);
+step("production build", bin("next"), ["build"], { env: { NODE_ENV: "production" } });
+step("end-to-end tests on SQLite", bin("playwright"), ["test"]);
+if (postgresUrl) {
+  step("API tests on PostgreSQL", bin("vitest"), ["run", "tests/api"], { postgresql: true });
+  step("end-to-end tests on PostgreSQL", bin("playwright"), ["test"], { postgresql: true });
+  step("two instances on one PostgreSQL database", bin("playwright"), ["test", "--config", "playwright.multi.config.ts"], { postgresql: true });
+  console.log("\nnpm test: all suites passed, on SQLite and on PostgreSQL.");
+} else {
+  console.log("\nnpm test: all suites passed on SQLite. Set TEST_POSTGRES_URL to run them on PostgreSQL and the two-instance suite too (README, Tests).");
+}

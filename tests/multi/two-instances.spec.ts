@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
+import { readdirSync } from "node:fs";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { createLocalJWKSet, jwtVerify } from "jose";
+import pg from "pg";
+import { scratchDatabase } from "../../playwright.config";
+import { BALANCER, INSTANCE_A, INSTANCE_B, SHARED_CREATE_INIT_LIMIT } from "../../playwright.multi.config";
+import { newEmail, PASSWORD } from "../e2e/flow";
+
+// Consecutive requests of one flow land on different instances; nothing may depend on which.
+
+// The load balancer at APP_URL: forwards everything to the instance the test points it at.
+let target = new URL(INSTANCE_A);
+const balancer = http.createServer((incoming, outgoing) => {
+  const forwarded = http.request(
+    { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
+    (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    },
+  );
+  forwarded.on("error", () => outgoing.destroy());
+  incoming.pipe(forwarded);
+});
+test.beforeAll(() => new Promise<void>((resolve) => balancer.listen(Number(new URL(BALANCER).port), "127.0.0.1", resolve)));
+test.afterAll(() => new Promise<void>((resolve) => balancer.close(() => resolve())));
+
+test("one flow across two instances: init on A, approval on B, pickup on B, link on A, JWKS from B", async ({ page, request }) => {
+  // The person's browser reaches B through the balancer.
+  target = new URL(INSTANCE_B);
+
+  const created = await request.post(`${INSTANCE_A}/api/init`, { data: { sender: "@acme/cli" } });
+  expect(created.status()).toBe(201);
+  const init = await created.json();
+
+  await page.goto(init.redirect_url);
+  await page.getByRole("link", { name: "create an account" }).click();
+  await expect(page.getByRole("heading", { name: "Create an account" })).toBeVisible();
+  await page.getByLabel("Email").fill(newEmail());
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
+
+  const status = await request.get(`${INSTANCE_A}/api/init/${init.id}`, { headers: { "user-agent": "poller-a" } });
+  expect(await status.json()).toMatchObject({ status: "done", project_id: init.id });
+  const pickup = await (await request.get(`${INSTANCE_B}/api/init/${init.id}`, { headers: { authorization: `Bearer ${init.secret}` } })).json();
+  expect(pickup.access_token).toMatch(/^ilat_/);
+  // The pickup happened on B: A must not hand the token out again.
+  const again = await (await request.get(`${INSTANCE_A}/api/init/${init.id}`, { headers: { authorization: `Bearer ${init.secret}` } })).json();
+  expect(again.access_token).toBeUndefined();
+
+  const iv = "0123456789abcdef0123456789abcdef";
+  const link = await (await request.post(`${INSTANCE_A}/api/projects/${init.id}/link/${iv}`, { headers: { authorization: `Bearer ${pickup.access_token}` } })).json();
+  expect(link.success).toBe(true);
+  // The retry reaches B and gets the same link: idempotency lives in the database.
+  const retry = await (await request.post(`${INSTANCE_B}/api/projects/${init.id}/link/${iv}`, { headers: { authorization: `Bearer ${pickup.access_token}` } })).json();
+  expect(retry.link_id).toBe(link.link_id);
+
+  const jwks = await (await request.get(`${INSTANCE_B}/.well-known/jwks.json`)).json();
+  const { payload } = await jwtVerify(link.bearer.replace(/^Bearer /, ""), createLocalJWKSet(jwks), { issuer: BALANCER, algorithms: ["EdDSA"] });
+  expect(payload.sub).toBe(link.link_id);
+  const project = await request.get(`${INSTANCE_B}/api/projects/${init.id}`, { headers: { authorization: link.bearer } });
+  expect(project.status()).toBe(200);
+});
+
+test("the Create Init limit is shared: requests alternating between the instances hit one limit", async ({ request }) => {
+  // Fixed one-minute windows: start well inside one.
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 15_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+  const statuses: number[] = [];
+  for (let i = 0; i < SHARED_CREATE_INIT_LIMIT * 2; i++) {
+    const instance = i % 2 === 0 ? INSTANCE_A : INSTANCE_B;
+    statuses.push((await request.post(`${instance}/api/init`, { data: { sender: "@acme/limit" } })).status());
+  }
+  // Earlier tests may have used part of this window's allowance from the same address.
+  const accepted = statuses.filter((status) => status === 201).length;
+  expect(accepted).toBeLessThanOrEqual(SHARED_CREATE_INIT_LIMIT);
+  expect(statuses.slice(accepted).every((status) => status === 429)).toBe(true);
+  expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(SHARED_CREATE_INIT_LIMIT);
+});
+
+function startInstance(port: number, databaseUrl: string): ChildProcess {
+  return spawn(process.execPath, ["scripts/start.mjs"], {
+    env: { ...process.env, PORT: String(port), HOSTNAME: "127.0.0.1", APP_URL: `http://127.0.0.1:${port}`, DATABASE_URL: databaseUrl, MASTER_KEY: "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=" },
+    stdio: "ignore",
+  });
+}
+
+async function untilLive(request: APIRequestContext, url: string) {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    try {
+      if ((await request.get(`${url}/api/live`)).ok()) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not start`);
+}
+
+test("two instances starting at once on an empty database apply each migration once and make one signing key", async ({ request }) => {
+  const databaseUrl = scratchDatabase("race");
+  const url = new URL(databaseUrl);
+  const name = url.pathname.slice(1);
+  const admin = new pg.Client({ connectionString: Object.assign(new URL(databaseUrl), { pathname: "/postgres" }).toString() });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE "${name}"`);
+  const instances = [startInstance(3104, databaseUrl), startInstance(3105, databaseUrl)];
+  try {
+    await Promise.all([untilLive(request, "http://127.0.0.1:3104"), untilLive(request, "http://127.0.0.1:3105")]);
+    const keysA = await (await request.get("http://127.0.0.1:3104/.well-known/jwks.json")).json();
+    const keysB = await (await request.get("http://127.0.0.1:3105/.well-known/jwks.json")).json();
+    expect(keysA.keys).toHaveLength(1);
+    expect(keysB).toEqual(keysA);
+    const db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    const migrations = await db.query('SELECT "migration_name", count(*)::int AS times FROM "_prisma_migrations" GROUP BY "migration_name" ORDER BY 1');
+    const expected = readdirSync("prisma/postgresql/migrations", { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+    expect(migrations.rows).toEqual(expected.map((migration) => ({ migration_name: migration, times: 1 })));
+    expect((await db.query('SELECT count(*)::int AS keys FROM "SigningKey"')).rows[0].keys).toBe(1);
+    await db.end();
+  } finally {
+    for (const instance of instances) instance.kill("SIGTERM");
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    await admin.end();
+  }
+});
