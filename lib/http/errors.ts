@@ -19,6 +19,7 @@ export const errorStatus = {
   slow_down: 429,
   rate_limited: 429,
   internal_error: 500,
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

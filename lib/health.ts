@@ -1,0 +1,21 @@
+import { db } from "./db";
+import { ApiError } from "./http/errors";
+
+const HEALTH_TIMEOUT_MS = 2000;
+
+/** Readiness: the database answers a query within two seconds; a 503 otherwise. */
+export async function checkHealth(): Promise<{ ok: true; database: "up" }> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error("timed out")), HEALTH_TIMEOUT_MS);
+  });
+  try {
+    const prisma = await Promise.race([db(), timeout]);
+    await Promise.race([prisma.$queryRaw`SELECT 1`, timeout]);
+    return { ok: true, database: "up" };
+  } catch {
+    throw new ApiError("unavailable", "The database does not answer.", { retryAfterSeconds: 5 });
+  } finally {
+    clearTimeout(timer);
+  }
+}
