@@ -11,8 +11,13 @@ export default defineConfig({
       APP_URL: "https://initlink.test",
       INIT_INTERVAL_MS: "5000",
       INIT_LIFETIME_SECONDS: "900",
-      // Suites create many inits from one address; tests/api/rate-limits.test.ts sets its own.
+      // Suites sign up and create inits and links from one address as fast as they can;
+      // tests/api/rate-limits.test.ts sets its own, low limits.
       CREATE_INIT_PER_MINUTE: "100000",
+      SIGN_IN_PER_ADDRESS_PER_MINUTE: "100000",
+      SIGN_IN_PER_ACCOUNT_PER_15_MINUTES: "100000",
+      LINKS_PER_TOKEN_PER_MINUTE: "100000",
+      PICKUPS_PER_INIT_PER_MINUTE: "100000",
       // A fixed test key (32 bytes of 0x2a); never a real one.
       MASTER_KEY: "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=",
     },

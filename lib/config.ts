@@ -86,6 +86,11 @@ const envSchema = z.object({
   ACCESS_TOKEN_LIFETIME_DAYS: intFromEnv("ACCESS_TOKEN_LIFETIME_DAYS", 90, 1, 3650),
   SQLITE_SYNCHRONOUS: enumFromEnv("SQLITE_SYNCHRONOUS", ["FULL", "NORMAL"] as const),
   CREATE_INIT_PER_MINUTE: intFromEnv("CREATE_INIT_PER_MINUTE", 30, 1, 1_000_000),
+  SIGN_IN_PER_ADDRESS_PER_MINUTE: intFromEnv("SIGN_IN_PER_ADDRESS_PER_MINUTE", 20, 1, 1_000_000),
+  SIGN_IN_PER_ACCOUNT_PER_15_MINUTES: intFromEnv("SIGN_IN_PER_ACCOUNT_PER_15_MINUTES", 10, 1, 1_000_000),
+  LINKS_PER_TOKEN_PER_MINUTE: intFromEnv("LINKS_PER_TOKEN_PER_MINUTE", 60, 1, 1_000_000),
+  PICKUPS_PER_INIT_PER_MINUTE: intFromEnv("PICKUPS_PER_INIT_PER_MINUTE", 30, 1, 1_000_000),
+  SWEEP_INTERVAL_SECONDS: intFromEnv("SWEEP_INTERVAL_SECONDS", 300, 1, 86_400),
   DATABASE_POOL_SIZE: intFromEnv("DATABASE_POOL_SIZE", 10, 1, 500),
   MASTER_KEY: masterKeySchema,
   LINK_LIFETIME_DAYS: intFromEnv("LINK_LIFETIME_DAYS", 30, 1, 365),
@@ -102,8 +107,16 @@ export type Config = {
   initLifetimeMs: number;
   trustProxyHops: number;
   sqliteSynchronous: "FULL" | "NORMAL";
-  /** Create Init requests allowed per client address (IPv6: per /64) per minute. */
-  createInitPerMinute: number;
+  /** Abuse limits (lib/limits/rules.ts). */
+  limits: {
+    createInitPerMinute: number;
+    signInPerAddressPerMinute: number;
+    signInPerAccountPer15Minutes: number;
+    linksPerTokenPerMinute: number;
+    pickupsPerInitPerMinute: number;
+  };
+  /** How often expired rows are deleted (lib/maintenance/sweep.ts). */
+  sweepIntervalMs: number;
   /** PostgreSQL connections per instance. */
   databasePoolSize: number;
   /** confirm: the page shows the user code and asks to confirm it; enter: the person types it. */
@@ -140,7 +153,14 @@ export function parseConfig(env: Env): Config {
     trustProxyHops: parsed.TRUST_PROXY_HOPS,
     sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
-    createInitPerMinute: parsed.CREATE_INIT_PER_MINUTE,
+    sweepIntervalMs: parsed.SWEEP_INTERVAL_SECONDS * 1000,
+    limits: {
+      createInitPerMinute: parsed.CREATE_INIT_PER_MINUTE,
+      signInPerAddressPerMinute: parsed.SIGN_IN_PER_ADDRESS_PER_MINUTE,
+      signInPerAccountPer15Minutes: parsed.SIGN_IN_PER_ACCOUNT_PER_15_MINUTES,
+      linksPerTokenPerMinute: parsed.LINKS_PER_TOKEN_PER_MINUTE,
+      pickupsPerInitPerMinute: parsed.PICKUPS_PER_INIT_PER_MINUTE,
+    },
     initCodeCheck: parsed.INIT_CODE_CHECK,
     sessionLifetimeMs: parsed.SESSION_LIFETIME_DAYS * DAY_MS,
     accessTokenLifetimeMs: parsed.ACCESS_TOKEN_LIFETIME_DAYS * DAY_MS,

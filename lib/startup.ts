@@ -1,6 +1,7 @@
 import { config, ConfigError } from "./config";
 import { SealedValueError } from "./crypto/sealed";
 import { prepareSigningKey } from "./links/signing-keys";
+import { startSweeping } from "./maintenance/sweep";
 
 function exit(message: string): never {
   console.error(message);
@@ -26,4 +27,5 @@ export async function startUp(): Promise<void> {
     }
     throw error;
   }
+  startSweeping(config(), config().sweepIntervalMs);
 }

@@ -1,5 +1,8 @@
 import type { Config } from "../config";
 import { readFormBody } from "../http/body";
+import { requestOrigin } from "../http/origin";
+import { addressSubject, consumeRateLimit } from "../limits/rate-limit";
+import { limitRules } from "../limits/rules";
 import { redirectResponse } from "../http/response";
 import { parseInput } from "../http/validate";
 import { signIn, signUp } from "./accounts";
@@ -11,6 +14,10 @@ import { startSession } from "./sessions";
 export async function authenticateFromForm(cfg: Config, request: Request, mode: "signin" | "signup"): Promise<Response> {
   const form = await readFormBody(request);
   const credentials = parseInput(credentialsSchema, { email: form.get("email") ?? undefined, password: form.get("password") ?? undefined });
+  // Counted before the password is checked: failed attempts are what the limits are for.
+  const rules = limitRules(cfg);
+  await consumeRateLimit(rules.authPerAddress, addressSubject(requestOrigin(cfg, request).address));
+  if (mode === "signin") await consumeRateLimit(rules.signInPerAccount, credentials.email);
   const userId = mode === "signup" ? await signUp(credentials) : await signIn(credentials);
   const cookie = await startSession(cfg, userId);
   return redirectResponse(cfg.appUrl, safeReturnTo(new URL(request.url).searchParams.get("returnTo")), cookie);

@@ -12,6 +12,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   not_found: "That project, request, token or client does not exist.",
   unsupported_media_type: "The form could not be read. Try again.",
   payload_too_large: "The form was too large.",
+  rate_limited: "Too many attempts. Wait a few minutes and try again.",
 };
 
 export function formErrorMessage(code: string | string[] | undefined): string | null {

@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { RequestOrigin } from "../http/origin";
 import { db } from "../db";
 import { addressSubject, consumeRateLimit } from "../limits/rate-limit";
+import { limitRules } from "../limits/rules";
 import { hashSecret, randomId } from "../secrets";
 import { newInitSecret, newUserCode } from "./codes";
 import type { CreateInitBody } from "./schemas";
@@ -24,7 +25,7 @@ const USER_AGENT_MAX = 500;
 
 // Create Init. URLs come from the configured APP_URL only, never from the request's Host.
 export async function createInit(cfg: Config, body: CreateInitBody, origin: RequestOrigin): Promise<CreatedInit> {
-  await consumeRateLimit({ name: "create-init", limit: cfg.createInitPerMinute, windowMs: 60_000 }, addressSubject(origin.address));
+  await consumeRateLimit(limitRules(cfg).createInit, addressSubject(origin.address));
   const prisma = await db();
   const now = Date.now();
   const secret = newInitSecret();

@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import type { Config } from "../config";
 import { db } from "../db";
 import { ApiError } from "../http/errors";
+import { consumeRateLimit } from "../limits/rate-limit";
+import { limitRules } from "../limits/rules";
 import { projectUrl } from "../projects/projects";
 import { deleteAccessToken, issueProjectAccessToken } from "../tokens/access-tokens";
 import { RANDOM_ID_PATTERN, secretMatchesHash } from "../secrets";
@@ -99,11 +101,13 @@ export async function readInitStatus(cfg: Config, id: string, poller: string, se
     select: { id: true, status: true, intervalMs: true, expiresAt: true, secretHash: true, projectId: true, accessTokenId: true },
   });
   if (init === null) throw initNotFound();
-  const now = Date.now();
-  await admitPoll(init.id, poller, init.intervalMs, now);
+  // The secret is checked first: a refused request records no poll.
   if (secret !== null && !secretMatchesHash(secret, init.secretHash)) {
     throw new ApiError("invalid_secret", "The secret does not belong to this init.");
   }
+  const now = Date.now();
+  await admitPoll(init.id, poller, init.intervalMs, now);
+  if (secret !== null) await consumeRateLimit(limitRules(cfg).pickupsPerInit, init.id);
   const status = effectiveStatus(init.status, init.expiresAt, now);
   const answer: StatusAnswer = { id: init.id, status, timestamp: now, interval: init.intervalMs, expires_at: init.expiresAt.getTime() };
   if (status !== "done" || init.projectId === null) return answer;

@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { Config } from "../config";
 import { db, isUniqueViolation } from "../db";
 import { ApiError } from "../http/errors";
+import { consumeRateLimit } from "../limits/rate-limit";
+import { limitRules } from "../limits/rules";
 import { projectPublicKey } from "../projects/keys";
 import { RANDOM_ID_PATTERN, randomId } from "../secrets";
 import { recordTokenUse, type AuthenticatedToken } from "../tokens/access-tokens";
@@ -52,6 +54,7 @@ export async function createProjectLink(cfg: Config, token: AuthenticatedToken, 
   const select = { id: true, accessTokenId: true, revokedAt: true };
   const existing = await prisma.projectLink.findUnique({ where, select });
   const retriedLinkId = existing === null ? null : reuse(existing, token);
+  await consumeRateLimit(limitRules(cfg).linksPerToken, token.id);
   // Never a link without a key: this waits for a key still being generated.
   const key = await projectPublicKey(cfg, project);
   const newLink = async (): Promise<string> => {

@@ -1,11 +1,19 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { addressSubject } from "@/lib/limits/rate-limit";
 import { db } from "@/lib/db";
-import { createInitJson } from "../helpers/api";
+import { createdInit, createInitJson, getInitStatus } from "../helpers/api";
+import { approve, sessionTokenOf, signIn, signUp } from "../helpers/forms";
+import { approvedClient, createLink, randomIv, withToken } from "../helpers/links";
 
-// This file runs a low Create Init limit.
+// This file runs low limits.
 vi.hoisted(() => {
-  process.env.CREATE_INIT_PER_MINUTE = "3";
+  Object.assign(process.env, {
+    CREATE_INIT_PER_MINUTE: "3",
+    SIGN_IN_PER_ADDRESS_PER_MINUTE: "6",
+    SIGN_IN_PER_ACCOUNT_PER_15_MINUTES: "3",
+    LINKS_PER_TOKEN_PER_MINUTE: "3",
+    PICKUPS_PER_INIT_PER_MINUTE: "2",
+  });
 });
 
 const from = (address: string) => ({ "x-initlink-peer": address });
@@ -53,5 +61,57 @@ describe("Create Init per client address", () => {
     for (let i = 0; i < 3; i++) expect((await createInitJson({ sender: "@acme/cli" }, from(`2001:db8:5:6::${i + 1}`))).status).toBe(201);
     expect((await createInitJson({ sender: "@acme/cli" }, from("2001:db8:5:6:ffff::9"))).status).toBe(429);
     expect((await createInitJson({ sender: "@acme/cli" }, from("2001:db8:5:7::1"))).status).toBe(201);
+  });
+});
+
+const PASSWORD = "correct horse battery";
+const errorOf = (response: Response) => new URL(response.headers.get("location") ?? "", "https://initlink.test").searchParams.get("error");
+
+describe("sign-in limits", () => {
+  it("per account: past the limit even the right password waits, other accounts do not", async () => {
+    const email = `locked-${Date.now()}@example.com`;
+    const other = `free-${Date.now()}@example.com`;
+    expect(errorOf(await signUp({ email, password: PASSWORD }, "", from("192.0.2.10")))).toBeNull();
+    expect(errorOf(await signUp({ email: other, password: PASSWORD }, "", from("192.0.2.10")))).toBeNull();
+    for (const address of ["192.0.2.11", "192.0.2.12", "192.0.2.13"]) {
+      expect(errorOf(await signIn({ email, password: "wrong password!" }, "", from(address)))).toBe("invalid_credentials");
+    }
+    expect(errorOf(await signIn({ email, password: PASSWORD }, "", from("192.0.2.14")))).toBe("rate_limited");
+    expect(errorOf(await signIn({ email: other, password: PASSWORD }, "", from("192.0.2.14")))).toBeNull();
+  });
+
+  it("per address: sign-ins and sign-ups from one address share a limit", async () => {
+    const answers = [];
+    for (let i = 0; i < 7; i++) answers.push(errorOf(await signIn({ email: `nobody${i}@example.com`, password: PASSWORD }, "", from("192.0.2.20"))));
+    expect(answers.slice(0, 6)).toEqual(Array(6).fill("invalid_credentials"));
+    expect(answers[6]).toBe("rate_limited");
+    expect(errorOf(await signUp({ email: `new-${Date.now()}@example.com`, password: PASSWORD }, "", from("192.0.2.20")))).toBe("rate_limited");
+  });
+});
+
+describe("per-token and per-init limits", () => {
+  it("limits Create Project Link per access token", async () => {
+    const client = await approvedClient();
+    for (let i = 0; i < 3; i++) expect((await createLink(client.projectId, randomIv(), withToken(client.accessToken))).status).toBe(200);
+    const refused = await createLink(client.projectId, randomIv(), withToken(client.accessToken));
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ success: false, code: "rate_limited" });
+
+  });
+
+  it("limits status requests with the secret (the token pickup) per init", async () => {
+    const init = await createdInit();
+    const account = await signUp({ email: `picker-${Date.now()}@example.com`, password: PASSWORD }, "", from("192.0.2.30"));
+    const session = sessionTokenOf(account);
+    if (session === null) throw new Error("sign-up failed");
+    await approve(init.id, session, { project: "new", name: "Picked", code_confirmed: "yes" });
+    const pickup = (userAgent: string) => getInitStatus(init.id, { authorization: `Bearer ${init.secret}`, "user-agent": userAgent });
+    expect((await pickup("one")).status).toBe(200);
+    expect((await pickup("two")).status).toBe(200);
+    const refused = await pickup("three");
+    expect(refused.status).toBe(429);
+    expect((await refused.json()).code).toBe("rate_limited");
+    // Polling without the secret is not a pickup and stays available.
+    expect((await getInitStatus(init.id, { "user-agent": "page" })).status).toBe(200);
   });
 });

@@ -1,0 +1,39 @@
+import type { Config } from "../config";
+import { db } from "../db";
+import { limitRules } from "../limits/rules";
+
+// Deletes what the service no longer needs, so the database does not grow without bound:
+// inits (with their secrets' hashes and poll clocks) a day after they expired, expired
+// sessions, and rate-limit counters of windows that have ended. Every instance may run it;
+// the deletes are idempotent.
+
+/** How long an init stays after its expiry: late polls still read `expired` (or `done`), not 404. */
+export const INIT_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+export type SweepResult = { inits: number; sessions: number; rateLimits: number };
+
+export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult> {
+  const prisma = await db();
+  const inits = await prisma.init.deleteMany({ where: { expiresAt: { lt: new Date(now - INIT_RETENTION_MS) } } });
+  const sessions = await prisma.session.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
+  let rateLimits = 0;
+  for (const rule of Object.values(limitRules(cfg))) {
+    const current = Math.floor(now / rule.windowMs);
+    const ended = await prisma.rateLimit.deleteMany({ where: { key: { startsWith: `${rule.name}:` }, window: { lt: current } } });
+    rateLimits += ended.count;
+  }
+  return { inits: inits.count, sessions: sessions.count, rateLimits };
+}
+
+/** Runs the sweep now and every `intervalMs`, logging what it removed; never keeps the process alive. */
+export function startSweeping(cfg: Config, intervalMs: number): void {
+  const run = () => {
+    sweep(cfg)
+      .then((removed) => {
+        if (removed.inits + removed.sessions + removed.rateLimits > 0) console.log(JSON.stringify({ level: "info", msg: "swept", ...removed }));
+      })
+      .catch((error: unknown) => console.error(JSON.stringify({ level: "error", msg: "sweep failed", error: String(error) })));
+  };
+  run();
+  setInterval(run, intervalMs).unref();
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db";
+import { consumeRateLimit } from "@/lib/limits/rate-limit";
+import { limitRules } from "@/lib/limits/rules";
+import { INIT_RETENTION_MS, sweep } from "@/lib/maintenance/sweep";
+import { createdInit, getInitStatus } from "../helpers/api";
+import { newAccount } from "../helpers/forms";
+
+describe("the sweeper", () => {
+  it("deletes inits a day past expiry with their poll clocks, expired sessions and ended rate-limit windows, and nothing else", async () => {
+    const prisma = await db();
+    const old = await createdInit();
+    const recent = await createdInit();
+    const live = await createdInit();
+    await getInitStatus(old.id);
+    const now = Date.now();
+    await prisma.init.update({ where: { id: old.id }, data: { expiresAt: new Date(now - INIT_RETENTION_MS - 1000) } });
+    await prisma.init.update({ where: { id: recent.id }, data: { expiresAt: new Date(now - 60_000) } });
+    const stale = await newAccount();
+    const fresh = await newAccount();
+    const staleUser = await prisma.user.findUniqueOrThrow({ where: { email: stale.email } });
+    await prisma.session.updateMany({ where: { userId: staleUser.id }, data: { expiresAt: new Date(now - 1000) } });
+    const rule = limitRules(config()).createInit;
+    await consumeRateLimit(rule, "198.51.100.1");
+    await prisma.rateLimit.update({ where: { key: `${rule.name}:198.51.100.1` }, data: { window: BigInt(Math.floor(now / rule.windowMs) - 1) } });
+    await consumeRateLimit(rule, "198.51.100.2");
+
+    const removed = await sweep(config(), now);
+    expect(removed).toEqual({ inits: 1, sessions: 1, rateLimits: 1 });
+    expect(await prisma.init.findUnique({ where: { id: old.id } })).toBeNull();
+    expect(await prisma.initPoll.count({ where: { initId: old.id } })).toBe(0);
+    expect(await prisma.init.count({ where: { id: { in: [recent.id, live.id] } } })).toBe(2);
+    // A late poll of a recently expired init still reads `expired`.
+    expect((await (await getInitStatus(recent.id, { "user-agent": "late" })).json()).status).toBe("expired");
+    const freshUser = await prisma.user.findUniqueOrThrow({ where: { email: fresh.email } });
+    expect(await prisma.session.count({ where: { userId: freshUser.id } })).toBe(1);
+    expect(await prisma.rateLimit.count({ where: { key: `${rule.name}:198.51.100.2` } })).toBe(1);
+    expect(await sweep(config(), now)).toEqual({ inits: 0, sessions: 0, rateLimits: 0 });
+  });
+});
