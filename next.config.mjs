@@ -13,8 +13,8 @@ const nextConfig = {
         source: "/:path*",
         headers: [
           // No other site may frame the pages (clickjacking of Approve), and no page leaks its
-          // URL (which carries the init id) as a referrer.
-          { key: "Content-Security-Policy", value: "frame-ancestors 'none'" },
+          // URL (which carries the init id) as a referrer. The Content-Security-Policy, with a
+          // nonce per request, comes from proxy.ts; HSTS from server.mjs (it depends on APP_URL).
           { key: "X-Frame-Options", value: "DENY" },
           { key: "Referrer-Policy", value: "no-referrer" },
           { key: "X-Content-Type-Options", value: "nosniff" },

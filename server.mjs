@@ -2,6 +2,7 @@
 // The production server: Next.js's request handler behind a plain node:http server, so that the
 // TCP peer's address reaches the app in a header no client can set (Next's own server keeps a
 // client-sent X-Forwarded-For as it is).
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +10,7 @@ import next from "next";
 import { MissingMasterKeyError, resolveMasterKey } from "./scripts/master-key.mjs";
 
 const PEER_ADDRESS_HEADER = "x-initlink-peer";
+const REQUEST_ID_HEADER = "x-request-id";
 
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || "0.0.0.0";
@@ -35,8 +37,30 @@ const app = next({ dev, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 
+// Browsers that reached the service over https must never use plain http for it again.
+const httpsOnly = (process.env.APP_URL ?? "").trim().toLowerCase().startsWith("https:");
+
+// One JSON line per request, carrying the id that the app's own log lines of that request
+// carry too (lib/http/errors.ts). The path only: a query string is never logged.
 const server = createServer((request, response) => {
+  const started = performance.now();
+  const requestId = randomUUID();
   request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+  request.headers[REQUEST_ID_HEADER] = requestId;
+  response.setHeader("X-Request-Id", requestId);
+  if (httpsOnly) response.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+  response.on("finish", () => {
+    const line = {
+      level: "info",
+      msg: "request",
+      request_id: requestId,
+      method: request.method,
+      path: (request.url ?? "").split("?")[0],
+      status: response.statusCode,
+      ms: Math.round(performance.now() - started),
+    };
+    console.log(JSON.stringify(line));
+  });
   void handle(request, response);
 });
 

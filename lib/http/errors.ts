@@ -28,7 +28,8 @@ export type FieldProblem = { field: string; message: string };
 
 /** An error that is our fault: logged in full on the server, never shown to the client. */
 export function logUnexpectedError(request: Request, error: unknown): void {
-  console.error(JSON.stringify({ level: "error", msg: "unhandled error", route: new URL(request.url).pathname, error: String(error) }));
+  const line = { level: "error", msg: "unhandled error", request_id: request.headers.get("x-request-id"), route: new URL(request.url).pathname, error: String(error) };
+  console.error(JSON.stringify(line));
 }
 
 export class ApiError extends Error {
