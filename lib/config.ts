@@ -91,6 +91,7 @@ const envSchema = z.object({
   LINKS_PER_TOKEN_PER_MINUTE: intFromEnv("LINKS_PER_TOKEN_PER_MINUTE", 60, 1, 1_000_000),
   PICKUPS_PER_INIT_PER_MINUTE: intFromEnv("PICKUPS_PER_INIT_PER_MINUTE", 30, 1, 1_000_000),
   SWEEP_INTERVAL_SECONDS: intFromEnv("SWEEP_INTERVAL_SECONDS", 300, 1, 86_400),
+  INIT_RETENTION_SECONDS: intFromEnv("INIT_RETENTION_SECONDS", 86_400, 0, 31_536_000),
   DATABASE_POOL_SIZE: intFromEnv("DATABASE_POOL_SIZE", 10, 1, 500),
   MASTER_KEY: masterKeySchema,
   LINK_LIFETIME_DAYS: intFromEnv("LINK_LIFETIME_DAYS", 30, 1, 365),
@@ -117,6 +118,8 @@ export type Config = {
   };
   /** How often expired rows are deleted (lib/maintenance/sweep.ts). */
   sweepIntervalMs: number;
+  /** How long an init is kept after it expired: late polls read `expired`, not 404. */
+  initRetentionMs: number;
   /** PostgreSQL connections per instance. */
   databasePoolSize: number;
   /** confirm: the page shows the user code and asks to confirm it; enter: the person types it. */
@@ -154,6 +157,7 @@ export function parseConfig(env: Env): Config {
     sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
     sweepIntervalMs: parsed.SWEEP_INTERVAL_SECONDS * 1000,
+    initRetentionMs: parsed.INIT_RETENTION_SECONDS * 1000,
     limits: {
       createInitPerMinute: parsed.CREATE_INIT_PER_MINUTE,
       signInPerAddressPerMinute: parsed.SIGN_IN_PER_ADDRESS_PER_MINUTE,

@@ -54,9 +54,21 @@ async function loadKeys(): Promise<SigningKey[]> {
   return keys;
 }
 
-async function keySet(refresh = false): Promise<SigningKey[]> {
-  if (!refresh && cached !== undefined && Date.now() - cached.loadedAt < KEY_SET_CACHE_MS) return cached.keys;
-  return loadKeys();
+// An unknown kid makes this process look again, but at most this often: a stream of made-up
+// kids must not turn into a stream of database reads.
+const RECHECK_MIN_MS = 5000;
+let loading: Promise<SigningKey[]> | undefined;
+
+/** cached: the copy if younger than the cache time; recheck: at most every 5 s; reload: now. */
+async function keySet(mode: "cached" | "recheck" | "reload" = "cached"): Promise<SigningKey[]> {
+  // A reload must see writes made just before it, so it never joins a read already under way.
+  if (mode === "reload") return loadKeys();
+  const maxAge = mode === "cached" ? KEY_SET_CACHE_MS : RECHECK_MIN_MS;
+  if (cached !== undefined && Date.now() - cached.loadedAt < maxAge) return cached.keys;
+  loading ??= loadKeys().finally(() => {
+    loading = undefined;
+  });
+  return loading;
 }
 
 /** Adds the key of `generation`; if another process added that generation first, theirs stands. */
@@ -89,8 +101,11 @@ async function activeKey(cfg: Config): Promise<SigningKey> {
   let keys = await keySet();
   const newest = keys[0];
   if (newest === undefined || now - newest.createdAt.getTime() >= cfg.signingKeyRotationMs) {
+    // Only a process whose master key opens the current key may add its successor: one started
+    // with a wrong MASTER_KEY must not leave a key that no other instance can use.
+    if (newest !== undefined) privateKeyOf(cfg, newest);
     await addKey(cfg, (newest?.generation ?? 0) + 1);
-    keys = await keySet(true);
+    keys = await keySet("reload");
   }
   const active = keys.find((key) => now - key.createdAt.getTime() >= JWKS_MAX_AGE_SECONDS * 1000) ?? keys[0];
   if (active === undefined) throw new Error("no signing key after adding one");
@@ -98,11 +113,12 @@ async function activeKey(cfg: Config): Promise<SigningKey> {
 }
 
 /**
- * Makes sure a signing key exists, so the first link does not pay for it, and that the master
- * key opens it (a SealedValueError if not).
+ * Checks that the master key opens every stored signing key (a SealedValueError if not), then
+ * makes sure one exists, so the first link does not pay for it.
  */
 export async function prepareSigningKey(cfg: Config): Promise<void> {
-  privateKeyOf(cfg, await activeKey(cfg));
+  for (const key of await keySet("reload")) privateKeyOf(cfg, key);
+  await activeKey(cfg);
 }
 
 /**
@@ -156,7 +172,7 @@ export async function signLinkBearer(cfg: Config, claims: LinkClaims): Promise<s
 async function verificationKey(cfg: Config, header: JWTHeaderParameters): Promise<KeyObject> {
   const find = (keys: SigningKey[]) => publishedKeys(cfg, keys).find((key) => key.kid === header.kid);
   // A kid this process has not seen may be another instance's new key: look once more.
-  const key = find(await keySet()) ?? find(await keySet(true));
+  const key = find(await keySet()) ?? find(await keySet("recheck"));
   if (key === undefined) throw new ApiError("invalid_token", "The bearer token was not signed by a key of this service.");
   return key.publicKey;
 }

@@ -3,18 +3,15 @@ import { db } from "../db";
 import { limitRules } from "../limits/rules";
 
 // Deletes what the service no longer needs, so the database does not grow without bound:
-// inits (with their secrets' hashes and poll clocks) a day after they expired, expired
-// sessions, and rate-limit counters of windows that have ended. Every instance may run it;
-// the deletes are idempotent.
-
-/** How long an init stays after its expiry: late polls still read `expired` (or `done`), not 404. */
-export const INIT_RETENTION_MS = 24 * 60 * 60 * 1000;
+// inits (with their secrets' hashes and poll clocks) INIT_RETENTION_SECONDS after they expired,
+// expired sessions, and rate-limit counters of windows that have ended. Every instance may run
+// it; the deletes are idempotent.
 
 export type SweepResult = { inits: number; sessions: number; rateLimits: number };
 
 export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult> {
   const prisma = await db();
-  const inits = await prisma.init.deleteMany({ where: { expiresAt: { lt: new Date(now - INIT_RETENTION_MS) } } });
+  const inits = await prisma.init.deleteMany({ where: { expiresAt: { lt: new Date(now - cfg.initRetentionMs) } } });
   const sessions = await prisma.session.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   let rateLimits = 0;
   for (const rule of Object.values(limitRules(cfg))) {

@@ -65,3 +65,27 @@ describe("signing key rotation", () => {
     expect(await prisma.signingKey.count()).toBe(3);
   });
 });
+
+describe("a server started with the wrong master key", () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("is refused before it can add a signing key that the other instances cannot open, even when rotation is due", async () => {
+    const { config } = await import("@/lib/config");
+    const { prepareSigningKey } = await import("@/lib/links/signing-keys");
+    await prepareSigningKey(config());
+    const prisma = await db();
+    const before = await prisma.signingKey.count();
+    vi.setSystemTime(Date.now() + 400 * DAY_MS);
+    // Another process: fresh modules, nothing decrypted yet, and a wrong master key.
+    vi.resetModules();
+    const other = await import("@/lib/links/signing-keys");
+    const wrong = { ...config(), masterKey: Buffer.alloc(32, 9) };
+    await expect(other.prepareSigningKey(wrong)).rejects.toThrow("does not open");
+    expect(await prisma.signingKey.count()).toBe(before);
+  });
+});

@@ -3,7 +3,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { consumeRateLimit } from "@/lib/limits/rate-limit";
 import { limitRules } from "@/lib/limits/rules";
-import { INIT_RETENTION_MS, sweep } from "@/lib/maintenance/sweep";
+import { sweep } from "@/lib/maintenance/sweep";
 import { createdInit, getInitStatus } from "../helpers/api";
 import { newAccount } from "../helpers/forms";
 
@@ -15,7 +15,7 @@ describe("the sweeper", () => {
     const live = await createdInit();
     await getInitStatus(old.id);
     const now = Date.now();
-    await prisma.init.update({ where: { id: old.id }, data: { expiresAt: new Date(now - INIT_RETENTION_MS - 1000) } });
+    await prisma.init.update({ where: { id: old.id }, data: { expiresAt: new Date(now - config().initRetentionMs - 1000) } });
     await prisma.init.update({ where: { id: recent.id }, data: { expiresAt: new Date(now - 60_000) } });
     const stale = await newAccount();
     const fresh = await newAccount();
