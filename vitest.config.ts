@@ -15,7 +15,7 @@ export default defineConfig({
       // tests/api/rate-limits.test.ts sets its own, low limits.
       CREATE_INIT_PER_MINUTE: "100000",
       SIGN_IN_PER_ADDRESS_PER_MINUTE: "100000",
-      SIGN_IN_PER_ACCOUNT_PER_15_MINUTES: "100000",
+      SIGN_IN_FAILURES_PER_15_MINUTES: "100000",
       LINKS_PER_TOKEN_PER_MINUTE: "100000",
       PICKUPS_PER_INIT_PER_MINUTE: "100000",
       // A fixed test key (32 bytes of 0x2a); never a real one.

@@ -87,7 +87,7 @@ const envSchema = z.object({
   SQLITE_SYNCHRONOUS: enumFromEnv("SQLITE_SYNCHRONOUS", ["FULL", "NORMAL"] as const),
   CREATE_INIT_PER_MINUTE: intFromEnv("CREATE_INIT_PER_MINUTE", 30, 1, 1_000_000),
   SIGN_IN_PER_ADDRESS_PER_MINUTE: intFromEnv("SIGN_IN_PER_ADDRESS_PER_MINUTE", 20, 1, 1_000_000),
-  SIGN_IN_PER_ACCOUNT_PER_15_MINUTES: intFromEnv("SIGN_IN_PER_ACCOUNT_PER_15_MINUTES", 10, 1, 1_000_000),
+  SIGN_IN_FAILURES_PER_15_MINUTES: intFromEnv("SIGN_IN_FAILURES_PER_15_MINUTES", 5, 1, 1_000_000),
   LINKS_PER_TOKEN_PER_MINUTE: intFromEnv("LINKS_PER_TOKEN_PER_MINUTE", 60, 1, 1_000_000),
   PICKUPS_PER_INIT_PER_MINUTE: intFromEnv("PICKUPS_PER_INIT_PER_MINUTE", 30, 1, 1_000_000),
   SWEEP_INTERVAL_SECONDS: intFromEnv("SWEEP_INTERVAL_SECONDS", 300, 1, 86_400),
@@ -112,7 +112,7 @@ export type Config = {
   limits: {
     createInitPerMinute: number;
     signInPerAddressPerMinute: number;
-    signInPerAccountPer15Minutes: number;
+    signInFailuresPer15Minutes: number;
     linksPerTokenPerMinute: number;
     pickupsPerInitPerMinute: number;
   };
@@ -161,7 +161,7 @@ export function parseConfig(env: Env): Config {
     limits: {
       createInitPerMinute: parsed.CREATE_INIT_PER_MINUTE,
       signInPerAddressPerMinute: parsed.SIGN_IN_PER_ADDRESS_PER_MINUTE,
-      signInPerAccountPer15Minutes: parsed.SIGN_IN_PER_ACCOUNT_PER_15_MINUTES,
+      signInFailuresPer15Minutes: parsed.SIGN_IN_FAILURES_PER_15_MINUTES,
       linksPerTokenPerMinute: parsed.LINKS_PER_TOKEN_PER_MINUTE,
       pickupsPerInitPerMinute: parsed.PICKUPS_PER_INIT_PER_MINUTE,
     },

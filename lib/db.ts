@@ -38,11 +38,21 @@ function openPostgresql(cfg: Config): Database {
 
 export function db(): Promise<Database> {
   const cfg = config();
-  ready ??= databaseProvider(cfg.databaseUrl) === "postgresql" ? Promise.resolve(openPostgresql(cfg)) : openSqlite(cfg);
+  if (ready === undefined) {
+    ready = databaseProvider(cfg.databaseUrl) === "postgresql" ? Promise.resolve(openPostgresql(cfg)) : openSqlite(cfg);
+    // A failed open (the file busy, say) is tried again on the next request, not kept.
+    ready.catch(() => {
+      ready = undefined;
+    });
+  }
   return ready;
 }
 
-/** True for a write rejected by a unique constraint (Prisma's P2002). */
+/**
+ * True for a write rejected by a unique constraint (Prisma's P2002). Both generated clients
+ * throw the error class of the one shared runtime (@prisma/client/runtime), so this holds on
+ * either provider.
+ */
 export function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }

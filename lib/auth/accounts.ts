@@ -1,4 +1,7 @@
+import type { Config } from "../config";
 import { db, isUniqueViolation } from "../db";
+import { assertUnderLimit, countedEvents, recordEvent } from "../limits/rate-limit";
+import { limitRules } from "../limits/rules";
 import { ApiError } from "../http/errors";
 import { randomId } from "../secrets";
 import { hashPassword, unknownUserHash, verifyPassword } from "./passwords";
@@ -19,11 +22,30 @@ export async function signUp(credentials: Credentials): Promise<string> {
   }
 }
 
-// One message for an unknown email and a wrong password, and the same scrypt work for both.
-export async function signIn(credentials: Credentials): Promise<string> {
+const MAX_SIGN_IN_DELAY_MS = 10_000;
+
+/** The wait before an attempt on an account with `failures` recent failures: 0, then 1 s, 2 s, 4 s … 10 s. */
+export function signInDelayMs(failures: number, threshold: number): number {
+  return failures < threshold ? 0 : Math.min(MAX_SIGN_IN_DELAY_MS, 1000 * 2 ** (failures - threshold));
+}
+
+/**
+ * One message for an unknown email and a wrong password, and the same scrypt work for both.
+ * Guessing is slowed per account (a growing wait, never a lockout: the owner can always sign
+ * in) and stopped per account and address (`address` is the limit's subject for the client).
+ */
+export async function signIn(cfg: Config, credentials: Credentials, address: string): Promise<string> {
+  const rules = limitRules(cfg);
+  const accountAndAddress = `${credentials.email} ${address}`;
+  await assertUnderLimit(rules.signInFailuresPerAccountAndAddress, accountAndAddress);
+  const failures = await countedEvents(rules.signInFailuresPerAccount, credentials.email);
+  const delayMs = signInDelayMs(failures, cfg.limits.signInFailuresPer15Minutes);
+  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
   const prisma = await db();
   const user = await prisma.user.findUnique({ where: { email: credentials.email }, select: { id: true, passwordHash: true } });
   const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await unknownUserHash()));
-  if (user === null || !matches) throw new ApiError("invalid_credentials", "The email or password is not right.");
-  return user.id;
+  if (user !== null && matches) return user.id;
+  await recordEvent(rules.signInFailuresPerAccountAndAddress, accountAndAddress);
+  await recordEvent(rules.signInFailuresPerAccount, credentials.email);
+  throw new ApiError("invalid_credentials", "The email or password is not right.");
 }

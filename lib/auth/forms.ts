@@ -14,11 +14,10 @@ import { startSession } from "./sessions";
 export async function authenticateFromForm(cfg: Config, request: Request, mode: "signin" | "signup"): Promise<Response> {
   const form = await readFormBody(request);
   const credentials = parseInput(credentialsSchema, { email: form.get("email") ?? undefined, password: form.get("password") ?? undefined });
-  // Counted before the password is checked: failed attempts are what the limits are for.
-  const rules = limitRules(cfg);
-  await consumeRateLimit(rules.authPerAddress, addressSubject(requestOrigin(cfg, request).address));
-  if (mode === "signin") await consumeRateLimit(rules.signInPerAccount, credentials.email);
-  const userId = mode === "signup" ? await signUp(credentials) : await signIn(credentials);
+  // Every attempt counts against its address: each costs a password hash.
+  const address = addressSubject(requestOrigin(cfg, request).address);
+  await consumeRateLimit(limitRules(cfg).authPerAddress, address);
+  const userId = mode === "signup" ? await signUp(credentials) : await signIn(cfg, credentials, address);
   const cookie = await startSession(cfg, userId);
   return redirectResponse(cfg.appUrl, safeReturnTo(new URL(request.url).searchParams.get("returnTo")), cookie);
 }

@@ -25,12 +25,13 @@ export function unseal(masterKey: Buffer, sealed: string, associatedData: string
   if (version !== VERSION || nonce === undefined || ciphertext === undefined || tag === undefined) {
     throw new SealedValueError("not a sealed value of a known version");
   }
-  const decipher = createDecipheriv("aes-256-gcm", masterKey, Buffer.from(nonce, "base64url"), { authTagLength: TAG_BYTES });
-  decipher.setAAD(Buffer.from(associatedData));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
   try {
+    const decipher = createDecipheriv("aes-256-gcm", masterKey, Buffer.from(nonce, "base64url"), { authTagLength: TAG_BYTES });
+    decipher.setAAD(Buffer.from(associatedData));
+    decipher.setAuthTag(Buffer.from(tag, "base64url"));
     return Buffer.concat([decipher.update(Buffer.from(ciphertext, "base64url")), decipher.final()]);
   } catch {
+    // A wrong key, another row's value, or a changed or truncated nonce, tag or ciphertext.
     throw new SealedValueError("the value does not open under this master key (wrong MASTER_KEY, or data changed)");
   }
 }

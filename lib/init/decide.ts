@@ -4,6 +4,7 @@ import { ApiError } from "../http/errors";
 import { prepareProjectKey } from "../projects/keys";
 import { findOwnedProject } from "../projects/projects";
 import type { Config } from "../config";
+import { RANDOM_ID_PATTERN } from "../secrets";
 import { normaliseUserCode } from "./codes";
 import { effectiveStatus, initNotFound, type InitStatus } from "./status";
 
@@ -23,6 +24,7 @@ const NOT_PENDING: Record<Exclude<InitStatus, "pending">, string> = {
 };
 
 async function pendingInit(id: string) {
+  if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
   const prisma = await db();
   const init = await prisma.init.findUnique({ where: { id }, select: { id: true, status: true, expiresAt: true, userCode: true } });
   if (init === null) throw initNotFound();

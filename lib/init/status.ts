@@ -106,9 +106,11 @@ export async function readInitStatus(cfg: Config, id: string, poller: string, se
     throw new ApiError("invalid_secret", "The secret does not belong to this init.");
   }
   const now = Date.now();
-  await admitPoll(init.id, poller, init.intervalMs, now);
-  if (secret !== null) await consumeRateLimit(limitRules(cfg).pickupsPerInit, init.id);
   const status = effectiveStatus(init.status, init.expiresAt, now);
+  // Pickups (the secret's holder reading a done init) are limited per init, on top of the
+  // interval, and before the poll clock moves: a refused request leaves it where it was.
+  if (secret !== null && status === "done") await consumeRateLimit(limitRules(cfg).pickupsPerInit, init.id);
+  await admitPoll(init.id, poller, init.intervalMs, now);
   const answer: StatusAnswer = { id: init.id, status, timestamp: now, interval: init.intervalMs, expires_at: init.expiresAt.getTime() };
   if (status !== "done" || init.projectId === null) return answer;
   const done = { ...answer, project_id: init.projectId, project_url: projectUrl(cfg, init.projectId) };

@@ -9,28 +9,57 @@ import { ApiError } from "../http/errors";
 export type RateLimit = { name: string; limit: number; windowMs: number };
 
 /**
- * Counts one request of `subject` against `rule`; over the limit, a 429 with Retry-After (the
- * end of the window). Call it after validating the request, so malformed requests cost nothing.
+ * Counts one event of `subject` against `rule` and answers the count in the current window (at
+ * most limit + 1). A counter of an older window starts again; one of a newer window (another
+ * instance's clock a little ahead) keeps counting there, so skewed clocks cannot reset it.
  */
-export async function consumeRateLimit(rule: RateLimit, subject: string): Promise<void> {
+async function count(rule: RateLimit, subject: string, window: number): Promise<number> {
   const prisma = await db();
-  const now = Date.now();
-  const window = Math.floor(now / rule.windowMs);
   const key = `${rule.name}:${subject}`;
   const rows = await prisma.$queryRaw<{ count: number | bigint }[]>`
     INSERT INTO "RateLimit" ("key", "window", "count") VALUES (${key}, ${window}, 1)
     ON CONFLICT ("key") DO UPDATE SET
-      "count" = CASE WHEN "RateLimit"."window" <> excluded."window" THEN 1
+      "count" = CASE WHEN excluded."window" > "RateLimit"."window" THEN 1
                      WHEN "RateLimit"."count" <= ${rule.limit} THEN "RateLimit"."count" + 1
                      ELSE "RateLimit"."count" END,
-      "window" = excluded."window"
+      "window" = CASE WHEN excluded."window" > "RateLimit"."window" THEN excluded."window" ELSE "RateLimit"."window" END
     RETURNING "count"`;
-  const count = Number(rows[0]?.count ?? 0);
-  if (count <= rule.limit) return;
+  return Number(rows[0]?.count ?? 0);
+}
+
+function tooMany(rule: RateLimit, window: number, now: number): ApiError {
   const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * rule.windowMs - now) / 1000));
-  throw new ApiError("rate_limited", `Too many requests: at most ${rule.limit} per ${rule.windowMs / 1000} s. Try again in ${retryAfterSeconds} s.`, {
+  return new ApiError("rate_limited", `Too many requests: at most ${rule.limit} per ${rule.windowMs / 1000} s. Try again in ${retryAfterSeconds} s.`, {
     retryAfterSeconds,
   });
+}
+
+/**
+ * Counts one request of `subject` against `rule`; over the limit, a 429 with Retry-After (the
+ * end of the window). Call it after validating the request, so malformed requests cost nothing.
+ */
+export async function consumeRateLimit(rule: RateLimit, subject: string): Promise<void> {
+  const now = Date.now();
+  const window = Math.floor(now / rule.windowMs);
+  if ((await count(rule, subject, window)) > rule.limit) throw tooMany(rule, window, now);
+}
+
+/** Counts one event (a failed sign-in, say) without refusing anything. */
+export async function recordEvent(rule: RateLimit, subject: string): Promise<void> {
+  await count(rule, subject, Math.floor(Date.now() / rule.windowMs));
+}
+
+/** The events of `subject` counted in the current window, without counting one. */
+export async function countedEvents(rule: RateLimit, subject: string): Promise<number> {
+  const prisma = await db();
+  const row = await prisma.rateLimit.findUnique({ where: { key: `${rule.name}:${subject}` }, select: { window: true, count: true } });
+  return row !== null && Number(row.window) === Math.floor(Date.now() / rule.windowMs) ? row.count : 0;
+}
+
+/** A 429 if `subject` already has `rule.limit` events in the current window. */
+export async function assertUnderLimit(rule: RateLimit, subject: string): Promise<void> {
+  const now = Date.now();
+  if ((await countedEvents(rule, subject)) >= rule.limit) throw tooMany(rule, Math.floor(now / rule.windowMs), now);
 }
 
 /** The subject of a per-address limit: IPv4 addresses one by one, IPv6 by /64 (one host's usual share). */

@@ -168,6 +168,7 @@ export async function listProjectLinks(ownerId: string, projectId: string): Prom
 
 /** Revokes one link of the owner's project; its bearer fails from the next request on. */
 export async function revokeProjectLink(ownerId: string, projectId: string, linkId: string): Promise<void> {
+  if (!RANDOM_ID_PATTERN.test(projectId) || !RANDOM_ID_PATTERN.test(linkId)) throw new ApiError("not_found", "This project has no link with this id.");
   const prisma = await db();
   const link = await prisma.projectLink.findFirst({ where: { id: linkId, projectId, project: { ownerId } }, select: { revokedAt: true } });
   if (link === null) throw new ApiError("not_found", "This project has no link with this id.");

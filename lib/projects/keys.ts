@@ -30,12 +30,24 @@ export async function storedKey(projectId: string): Promise<ProjectPublicKey | n
   return row && { pem: row.publicKeyPem, fingerprint: row.fingerprint };
 }
 
+// One generation at a time per process: they share libuv's thread pool with password hashing,
+// and many new projects at once must not hold up sign-ins.
+let generationQueue: Promise<unknown> = Promise.resolve();
+
+function generateQueued() {
+  const generation = generationQueue.then(() =>
+    generateRsaKeyPair("rsa", {
+      modulusLength: RSA_MODULUS_BITS,
+      publicKeyEncoding: { type: "spki", format: "pem" },
+      privateKeyEncoding: { type: "pkcs8", format: "der" },
+    }),
+  );
+  generationQueue = generation.catch(() => undefined);
+  return generation;
+}
+
 async function generateAndStore(cfg: Config, projectId: string): Promise<ProjectPublicKey> {
-  const { publicKey, privateKey } = await generateRsaKeyPair("rsa", {
-    modulusLength: RSA_MODULUS_BITS,
-    publicKeyEncoding: { type: "spki", format: "pem" },
-    privateKeyEncoding: { type: "pkcs8", format: "der" },
-  });
+  const { publicKey, privateKey } = await generateQueued();
   const key = { pem: publicKey, fingerprint: publicKeyFingerprint(publicKey) };
   const prisma = await db();
   try {

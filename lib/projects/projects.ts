@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Config } from "../config";
 import { db } from "../db";
+import { RANDOM_ID_PATTERN } from "../secrets";
 import { UNSAFE_CHARACTERS } from "../text";
 
 export const PROJECT_NAME_MAX = 100;
@@ -23,7 +24,8 @@ export async function listProjects(ownerId: string): Promise<ProjectSummary[]> {
 
 /** A project as its owner sees it; null for a project that does not exist or is someone else's. */
 export async function findOwnedProject(ownerId: string, id: string): Promise<ProjectSummary | null> {
-  if (id.length > 100) return null;
+  // Ids are ours (lib/secrets.ts): anything else names no project, and never reaches the database.
+  if (!RANDOM_ID_PATTERN.test(id)) return null;
   const prisma = await db();
   return prisma.project.findFirst({ where: { id, ownerId }, select: { id: true, name: true, createdAt: true } });
 }

@@ -3,7 +3,7 @@ import type { Config } from "../config";
 import { db } from "../db";
 import { ApiError } from "../http/errors";
 import { findOwnedProject } from "../projects/projects";
-import { hashSecret, randomId, randomSecret } from "../secrets";
+import { hashSecret, RANDOM_ID_PATTERN, randomId, randomSecret } from "../secrets";
 import { UNSAFE_CHARACTERS } from "../text";
 
 // Access tokens: the API credential of Create Project Link. Two sources: the token the
@@ -124,6 +124,7 @@ export async function listAccessTokens(userId: string): Promise<AccessTokenSumma
 
 /** Revokes one of the person's tokens at once; revoking a revoked token changes nothing. */
 export async function revokeAccessToken(userId: string, id: string): Promise<void> {
+  if (!RANDOM_ID_PATTERN.test(id)) throw new ApiError("not_found", "You have no access token with this id.");
   const prisma = await db();
   const token = await prisma.accessToken.findFirst({ where: { id, userId }, select: { revokedAt: true } });
   if (token === null) throw new ApiError("not_found", "You have no access token with this id.");

@@ -101,3 +101,19 @@ describe("revoking", () => {
     expect(again.headers.get("location")).toBe(`https://initlink.test/projects/${client.projectId}`);
   });
 });
+
+describe("ids that are not ours", () => {
+  it("name nothing on either provider: a NUL, a path or a huge id is a not-found, never a 500", async () => {
+    const client = await approvedClient();
+    const before = await linkSnapshot();
+    for (const id of ["a\u0000b", "../x", "x".repeat(5000), ""]) {
+      expect((await revokeTokenForm(client.session, id)).headers.get("location")).toContain("error=not_found");
+      expect((await revokeLinkForm(client.session, client.projectId, id)).headers.get("location")).toContain("error=not_found");
+      expect((await revokeLinkForm(client.session, id, id)).headers.get("location")).toContain("error=not_found");
+      const token = await createTokenForm(client.session, { ...NEW_TOKEN, scope: id || "\u0000" });
+      // Over the field's length limit it is a 400; otherwise no project has that id.
+      expect(token.status).toBe(id.length > 100 ? 400 : 404);
+    }
+    expect(await linkSnapshot()).toEqual(before);
+  });
+});

@@ -60,7 +60,11 @@ test("one flow across two instances: init on A, approval on B, pickup on B, link
   expect(retry.link_id).toBe(link.link_id);
 
   const jwks = await (await request.get(`${INSTANCE_B}/.well-known/jwks.json`)).json();
-  const { payload } = await jwtVerify(link.bearer.replace(/^Bearer /, ""), createLocalJWKSet(jwks), { issuer: BALANCER, algorithms: ["EdDSA"] });
+  const { payload } = await jwtVerify(link.bearer.replace(/^Bearer /, ""), createLocalJWKSet(jwks), {
+    issuer: BALANCER,
+    audience: `${BALANCER}/api/projects/${init.id}`,
+    algorithms: ["EdDSA"],
+  });
   expect(payload.sub).toBe(link.link_id);
   const project = await request.get(`${INSTANCE_B}/api/projects/${init.id}`, { headers: { authorization: link.bearer } });
   expect(project.status()).toBe(200);

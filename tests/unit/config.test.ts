@@ -18,7 +18,7 @@ describe("parseConfig", () => {
       databasePoolSize: 10,
       sweepIntervalMs: 300_000,
       initRetentionMs: 86_400_000,
-      limits: { createInitPerMinute: 30, signInPerAddressPerMinute: 20, signInPerAccountPer15Minutes: 10, linksPerTokenPerMinute: 60, pickupsPerInitPerMinute: 30 },
+      limits: { createInitPerMinute: 30, signInPerAddressPerMinute: 20, signInFailuresPer15Minutes: 5, linksPerTokenPerMinute: 60, pickupsPerInitPerMinute: 30 },
       initCodeCheck: "confirm",
       sessionLifetimeMs: 30 * 86_400_000,
       accessTokenLifetimeMs: 90 * 86_400_000,

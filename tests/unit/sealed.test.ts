@@ -22,6 +22,8 @@ describe("sealed values", () => {
     ["a changed ciphertext", (sealed: string) => unseal(masterKey, sealed.replace(/\.(.)/g, (_m, c: string) => `.${c === "A" ? "B" : "A"}`), "project-key:p1")],
     ["an unknown version", (sealed: string) => unseal(masterKey, sealed.replace("v1.", "v2."), "project-key:p1")],
     ["a truncated value", (sealed: string) => unseal(masterKey, sealed.split(".").slice(0, 3).join("."), "project-key:p1")],
+    ["a nonce of the wrong length", (sealed: string) => unseal(masterKey, sealed.replace(/^v1\.[^.]+\./, "v1.AAAA."), "project-key:p1")],
+    ["a truncated tag", (sealed: string) => unseal(masterKey, sealed.slice(0, -10), "project-key:p1")],
   ])("refuse to open under %s", (_case, open) => {
     const sealed = seal(masterKey, plaintext, "project-key:p1");
     expect(() => open(sealed)).toThrow(SealedValueError);
