@@ -5,7 +5,8 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { migratePostgresql } from "../../scripts/migrate-postgresql.mjs";
 
-export const TEST_DATABASE_PREFIX = "initlink_test_";
+/** Every run's databases start with its own prefix, so that runs side by side never touch each other's. */
+export const runPrefix = () => `initlink_test_${randomUUID().slice(0, 8)}_`;
 
 /**
  * The URL of database `name` on the server `serverUrl` points at.
@@ -56,10 +57,9 @@ export async function freshDatabase(serverUrl, name) {
   return databaseUrl(serverUrl, name);
 }
 
-/** @param {string} serverUrl */
-export async function migrateTemplate(serverUrl) {
-  await dropDatabases(serverUrl, TEST_DATABASE_PREFIX);
-  const template = `${TEST_DATABASE_PREFIX}template`;
+/** @param {string} serverUrl @param {string} prefix */
+export async function migrateTemplate(serverUrl, prefix) {
+  const template = `${prefix}template`;
   await migratePostgresql(await freshDatabase(serverUrl, template), () => {});
   return template;
 }
@@ -67,10 +67,10 @@ export async function migrateTemplate(serverUrl) {
 /**
  * A fresh copy of the migrated template; PostgreSQL copies a template for one session at a
  * time, so a busy template is retried.
- * @param {string} serverUrl @param {string} template
+ * @param {string} serverUrl @param {string} template @param {string} prefix
  */
-export async function copyTemplate(serverUrl, template) {
-  const name = `${TEST_DATABASE_PREFIX}${randomUUID().replaceAll("-", "")}`;
+export async function copyTemplate(serverUrl, template, prefix) {
+  const name = `${prefix}${randomUUID().replaceAll("-", "")}`;
   for (let attempt = 0; ; attempt++) {
     try {
       await onServer(serverUrl, (client) => client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));

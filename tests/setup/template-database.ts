@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { runPrisma } from "../../scripts/prisma.mjs";
-import { dropDatabases, migrateTemplate, TEST_DATABASE_PREFIX } from "./postgresql.mjs";
+import { dropDatabases, migrateTemplate, runPrefix } from "./postgresql.mjs";
 
 // Migrates one database with the real migrations; every test file then works on its own copy.
 // TEST_POSTGRES_URL (a PostgreSQL server's maintenance database, e.g.
@@ -10,9 +10,10 @@ import { dropDatabases, migrateTemplate, TEST_DATABASE_PREFIX } from "./postgres
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const postgresUrl = process.env.TEST_POSTGRES_URL;
   if (postgresUrl) {
-    const template = await migrateTemplate(postgresUrl);
-    project.provide("templateDatabase", { provider: "postgresql", template, serverUrl: postgresUrl });
-    return () => dropDatabases(postgresUrl, TEST_DATABASE_PREFIX);
+    const prefix = runPrefix();
+    const template = await migrateTemplate(postgresUrl, prefix);
+    project.provide("templateDatabase", { provider: "postgresql", template, serverUrl: postgresUrl, prefix });
+    return () => dropDatabases(postgresUrl, prefix);
   }
   const directory = path.resolve(".cache", "test-databases");
   rmSync(directory, { recursive: true, force: true });
@@ -20,12 +21,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (runPrisma(["migrate", "deploy"], { DATABASE_URL: `file:${template}` }) !== 0) {
     throw new Error("migrating the test database failed");
   }
-  project.provide("templateDatabase", { provider: "sqlite", template, serverUrl: "" });
+  project.provide("templateDatabase", { provider: "sqlite", template, serverUrl: "", prefix: "" });
   return async () => {};
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
-    templateDatabase: { provider: "sqlite" | "postgresql"; template: string; serverUrl: string };
+    templateDatabase: { provider: "sqlite" | "postgresql"; template: string; serverUrl: string; prefix: string };
   }
 }
