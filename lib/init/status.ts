@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Config } from "../config";
 import { db } from "../db";
 import { ApiError } from "../http/errors";
-import { consumeRateLimit } from "../limits/rate-limit";
+import { assertUnderLimit, recordEvent } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import { projectUrl } from "../projects/projects";
 import { deleteAccessToken, issueProjectAccessToken } from "../tokens/access-tokens";
@@ -108,9 +108,13 @@ export async function readInitStatus(cfg: Config, id: string, poller: string, se
   const now = Date.now();
   const status = effectiveStatus(init.status, init.expiresAt, now);
   // Pickups (the secret's holder reading a done init) are limited per init, on top of the
-  // interval, and before the poll clock moves: a refused request leaves it where it was.
-  if (secret !== null && status === "done") await consumeRateLimit(limitRules(cfg).pickupsPerInit, init.id);
+  // interval. Checked before and counted after the poll clock: a request refused by either
+  // rule writes nothing.
+  const pickup = secret !== null && status === "done";
+  const pickups = limitRules(cfg).pickupsPerInit;
+  if (pickup) await assertUnderLimit(pickups, init.id);
   await admitPoll(init.id, poller, init.intervalMs, now);
+  if (pickup) await recordEvent(pickups, init.id);
   const answer: StatusAnswer = { id: init.id, status, timestamp: now, interval: init.intervalMs, expires_at: init.expiresAt.getTime() };
   if (status !== "done" || init.projectId === null) return answer;
   const done = { ...answer, project_id: init.projectId, project_url: projectUrl(cfg, init.projectId) };

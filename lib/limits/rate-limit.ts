@@ -3,28 +3,34 @@ import { db } from "../db";
 import { ApiError } from "../http/errors";
 
 // Abuse limits: fixed-window counters in the database, so that every instance counts against
-// the same limit. One statement counts a request and reads the count, atomically, in SQLite
-// and PostgreSQL alike. The counter stops at limit + 1: refused requests do not move it.
+// the same limit. Conditional statements in SQL that SQLite and PostgreSQL share count a
+// request only while there is room: a refused request writes nothing.
 
 export type RateLimit = { name: string; limit: number; windowMs: number };
 
 /**
- * Counts one event of `subject` against `rule` and answers the count in the current window (at
- * most limit + 1). A counter of an older window starts again; one of a newer window (another
- * instance's clock a little ahead) keeps counting there, so skewed clocks cannot reset it.
+ * Counts one event of `subject` against `rule` if the current window has room; false, writing
+ * nothing, if it has not. Either the counter of the current window goes up while under the
+ * limit, or a counter of an older window (or none) starts again at 1. A counter of a newer
+ * window (another instance's clock a little ahead) is counted in, so skewed clocks cannot reset
+ * it. Both statements are conditional, so concurrent requests never overshoot the limit.
  */
-async function count(rule: RateLimit, subject: string, window: number): Promise<number> {
+async function countIfRoom(rule: RateLimit, subject: string, window: number): Promise<boolean> {
   const prisma = await db();
   const key = `${rule.name}:${subject}`;
-  const rows = await prisma.$queryRaw<{ count: number | bigint }[]>`
-    INSERT INTO "RateLimit" ("key", "window", "count") VALUES (${key}, ${window}, 1)
-    ON CONFLICT ("key") DO UPDATE SET
-      "count" = CASE WHEN excluded."window" > "RateLimit"."window" THEN 1
-                     WHEN "RateLimit"."count" <= ${rule.limit} THEN "RateLimit"."count" + 1
-                     ELSE "RateLimit"."count" END,
-      "window" = CASE WHEN excluded."window" > "RateLimit"."window" THEN excluded."window" ELSE "RateLimit"."window" END
-    RETURNING "count"`;
-  return Number(rows[0]?.count ?? 0);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const counted = await prisma.$executeRaw`
+      UPDATE "RateLimit" SET "count" = "count" + 1
+      WHERE "key" = ${key} AND "window" >= ${window} AND "count" < ${rule.limit}`;
+    if (counted === 1) return true;
+    const started = await prisma.$executeRaw`
+      INSERT INTO "RateLimit" ("key", "window", "count") VALUES (${key}, ${window}, 1)
+      ON CONFLICT ("key") DO UPDATE SET "window" = excluded."window", "count" = 1
+      WHERE "RateLimit"."window" < excluded."window"`;
+    if (started === 1) return true;
+    // Neither: the window is full, or a concurrent request started it first; look once more.
+  }
+  return false;
 }
 
 function tooMany(rule: RateLimit, window: number, now: number): ApiError {
@@ -41,19 +47,19 @@ function tooMany(rule: RateLimit, window: number, now: number): ApiError {
 export async function consumeRateLimit(rule: RateLimit, subject: string): Promise<void> {
   const now = Date.now();
   const window = Math.floor(now / rule.windowMs);
-  if ((await count(rule, subject, window)) > rule.limit) throw tooMany(rule, window, now);
+  if (!(await countIfRoom(rule, subject, window))) throw tooMany(rule, window, now);
 }
 
-/** Counts one event (a failed sign-in, say) without refusing anything. */
+/** Counts one event (a failed sign-in, say) without refusing anything; a full window stays full. */
 export async function recordEvent(rule: RateLimit, subject: string): Promise<void> {
-  await count(rule, subject, Math.floor(Date.now() / rule.windowMs));
+  await countIfRoom(rule, subject, Math.floor(Date.now() / rule.windowMs));
 }
 
 /** The events of `subject` counted in the current window, without counting one. */
 export async function countedEvents(rule: RateLimit, subject: string): Promise<number> {
   const prisma = await db();
   const row = await prisma.rateLimit.findUnique({ where: { key: `${rule.name}:${subject}` }, select: { window: true, count: true } });
-  return row !== null && Number(row.window) === Math.floor(Date.now() / rule.windowMs) ? row.count : 0;
+  return row !== null && Number(row.window) >= Math.floor(Date.now() / rule.windowMs) ? row.count : 0;
 }
 
 /** A 429 if `subject` already has `rule.limit` events in the current window. */

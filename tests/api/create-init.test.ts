@@ -141,4 +141,14 @@ describe("POST /api/init — rejections write nothing", () => {
     expect(response.status).toBe(413);
     expect(chunksPulled).toBeLessThan(20);
   });
+
+  it("refuses a lone UTF-16 surrogate (valid JSON, not text) with 400 instead of failing in the database", async () => {
+    const before = await databaseSnapshot();
+    for (const body of ['{"sender":"!","sender_device":"x\\ud83d"}', '{"sender":"\\udc00"}', '{"sender":"a","sender_os":"\\ud800\\ud800"}']) {
+      const response = await createInit(body, { "content-type": "application/json" });
+      expect(response.status).toBe(400);
+      expect((await response.json()).code).toBe("invalid_request");
+    }
+    expect(await databaseSnapshot()).toEqual(before);
+  });
 });

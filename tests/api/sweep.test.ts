@@ -27,7 +27,10 @@ describe("the sweeper", () => {
     await consumeRateLimit(rule, "198.51.100.2");
 
     const removed = await sweep(config(), now);
-    expect(removed).toEqual({ inits: 1, sessions: 1, rateLimits: 1 });
+    // Other counters of this test (sign-ups, Create Init) may have just seen a minute end too.
+    expect(removed).toMatchObject({ inits: 1, sessions: 1 });
+    expect(removed.rateLimits).toBeGreaterThanOrEqual(1);
+    expect(await prisma.rateLimit.count({ where: { key: `${rule.name}:198.51.100.1` } })).toBe(0);
     expect(await prisma.init.findUnique({ where: { id: old.id } })).toBeNull();
     expect(await prisma.initPoll.count({ where: { initId: old.id } })).toBe(0);
     expect(await prisma.init.count({ where: { id: { in: [recent.id, live.id] } } })).toBe(2);

@@ -16,12 +16,14 @@ let server: ChildProcessWithoutNullStreams;
 let output = "";
 
 test.beforeAll(async () => {
+  // Starting a server takes a while on a busy machine.
+  test.setTimeout(180_000);
   const databaseUrl = scratchDatabase("hardening");
   const env = { ...process.env, PORT: String(PORT), HOSTNAME: "127.0.0.1", APP_URL, DATABASE_URL: databaseUrl, MASTER_KEY };
   server = spawn("sh", ["-c", "node tests/setup/reset-database.mjs && node scripts/start.mjs"], { env });
   server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   server.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  for (let attempt = 0; attempt < 240; attempt++) {
+  for (let attempt = 0; attempt < 600; attempt++) {
     try {
       if ((await fetch(`${SERVER}/api/live`)).ok) return;
     } catch {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
@@ -15,14 +16,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("templateDatabase", { provider: "postgresql", template, serverUrl: postgresUrl, prefix });
     return () => dropDatabases(postgresUrl, prefix);
   }
-  const directory = path.resolve(".cache", "test-databases");
-  rmSync(directory, { recursive: true, force: true });
+  // A folder per run, so that runs side by side never delete each other's files.
+  const directory = path.resolve(".cache", "test-databases", randomUUID().slice(0, 8));
   const template = path.join(directory, "template.db");
   if (runPrisma(["migrate", "deploy"], { DATABASE_URL: `file:${template}` }) !== 0) {
     throw new Error("migrating the test database failed");
   }
   project.provide("templateDatabase", { provider: "sqlite", template, serverUrl: "", prefix: "" });
-  return async () => {};
+  return async () => rmSync(directory, { recursive: true, force: true });
 }
 
 declare module "vitest" {

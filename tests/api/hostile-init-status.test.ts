@@ -1,0 +1,88 @@
+import fc from "fast-check";
+import { beforeAll, describe, it } from "vitest";
+import { GET as initStatusRoute } from "@/app/api/init/[id]/route";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db";
+import { projectPublicKey } from "@/lib/projects/keys";
+import { createdInit, getInitStatus } from "../helpers/api";
+import { approve, deny, newAccount } from "../helpers/forms";
+import {
+  assertHostile,
+  authorizationArb,
+  buildRequest,
+  clientHeadersArb,
+  credentialArb,
+  describeHeaders,
+  encodeSegment,
+  jwtShapedArb,
+  NUM_RUNS,
+  PROPERTY_TIMEOUT_MS,
+  preview,
+  queryArb,
+  SEED,
+  segmentArb,
+  type HeaderList,
+} from "../helpers/hostile";
+
+// Hostile input, property-based (issue 5): generated ids, Authorization values and headers
+// thrown at GET /api/init/{id}, on inits in every state. Seed, number of runs and the documented
+// answers: tests/property/hostile.ts.
+
+type Fixtures = { ids: string[]; secrets: string[]; accessToken: string };
+let fixtures: Fixtures;
+
+beforeAll(async () => {
+  const account = await newAccount();
+  const pending = await createdInit({ sender: "@acme/cli" });
+  // Done, with the access token collected; done, not yet collected; denied; expired.
+  const collected = await createdInit({ sender: "@acme/cli", sender_device: "laptop" });
+  const uncollected = await createdInit({ sender: "@acme/cli" });
+  const denied = await createdInit({ sender: "@acme/cli" });
+  const expired = await createdInit({ sender: "@acme/cli" });
+  for (const init of [collected, uncollected]) {
+    const approval = await approve(init.id, account.token, { project: "new", name: "Hostile", code_confirmed: "yes" });
+    if (approval.headers.get("location")?.includes("error")) throw new Error(`approval failed: ${approval.headers.get("location")}`);
+  }
+  await deny(denied.id, account.token);
+  const status = await (await getInitStatus(collected.id, { authorization: `Bearer ${collected.secret}` })).json();
+  if (typeof status.access_token !== "string") throw new Error(`no access token: ${JSON.stringify(status)}`);
+  const prisma = await db();
+  await prisma.init.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+  // The new projects' keys are made in the background: wait for them, so nothing writes during the run.
+  await Promise.all([collected.id, uncollected.id].map((id) => projectPublicKey(config(), id)));
+  fixtures = {
+    ids: [pending.id, collected.id, uncollected.id, denied.id, expired.id],
+    secrets: [pending.secret, collected.secret, uncollected.secret, denied.secret, expired.secret],
+    accessToken: status.access_token,
+  };
+}, 120_000);
+
+describe("hostile input: GET /api/init/{id}", () => {
+  it(
+    `answers ${NUM_RUNS} generated requests (seed ${SEED}) as documented, and a refusal writes nothing`,
+    async () => {
+      const { ids, secrets, accessToken } = fixtures;
+      const jwtish = jwtShapedArb(["kid"], ids);
+      // Half the time an init with its own secret (or none, or a variant of it), to reach the
+      // answers past the secret check: the status, the token pickup and slow_down.
+      const idAndAuthorization = fc.oneof(
+        fc.record({ id: segmentArb(ids), authorization: authorizationArb(credentialArb([...secrets, accessToken], jwtish)) }),
+        fc.integer({ min: 0, max: ids.length - 1 }).chain((index) =>
+          fc.record({
+            id: fc.constant(ids[index]),
+            authorization: fc.oneof(fc.constant(undefined), fc.constant(`Bearer ${secrets[index]}`), authorizationArb(credentialArb([secrets[index]], jwtish))),
+          }),
+        ),
+      );
+      const input = fc.record({ target: idAndAuthorization, headers: clientHeadersArb(), query: queryArb() });
+      await assertHostile("GET /api/init/{id}", input, async ({ target: { id, authorization }, headers, query }) => {
+        const list: HeaderList = [...headers];
+        if (authorization !== undefined) list.push(["authorization", authorization]);
+        const request = buildRequest("GET", `http://localhost:3000/api/init/${encodeSegment(id)}${query}`, list);
+        const response = await initStatusRoute(request, { params: Promise.resolve({ id }) });
+        return { request, response, description: `GET /api/init/{id} id=${JSON.stringify(preview(id))}${query.slice(0, 60)}; ${describeHeaders(list)}` };
+      });
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+});

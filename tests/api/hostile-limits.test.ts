@@ -1,0 +1,50 @@
+import fc from "fast-check";
+import { describe, it } from "vitest";
+import { POST as createInitRoute } from "@/app/api/init/route";
+import {
+  assertHostile,
+  buildRequest,
+  clientHeadersArb,
+  contentTypeArb,
+  describeBody,
+  describeHeaders,
+  jsonBodyArb,
+  NUM_RUNS,
+  PROPERTY_TIMEOUT_MS,
+  requestBody,
+  SEED,
+  type HeaderList,
+} from "../helpers/hostile";
+
+// Hostile input, property-based (issue 5), with a low Create Init limit: the same properties
+// while most requests are refused with 429 rate_limited. README: "no other rejected request
+// changes the database" (only failed sign-ins write). vitest.config.ts's limits are high so that
+// the other suites never meet one; this file lowers Create Init's before the configuration is
+// first read (lib/config.ts parses it once, on first use, in this file's own process).
+process.env.CREATE_INIT_PER_MINUTE = "5";
+
+const validBody = fc.record(
+  { sender: fc.string({ minLength: 1, maxLength: 40 }).filter((sender) => sender.trim() !== ""), sender_device: fc.option(fc.string({ maxLength: 40 })) },
+  { requiredKeys: ["sender"] },
+);
+
+const input = fc.record({
+  body: fc.oneof({ arbitrary: validBody.map((value) => ({ kind: "text" as const, text: JSON.stringify(value) })), weight: 4 }, { arbitrary: jsonBodyArb(validBody), weight: 1 }),
+  contentType: fc.oneof({ arbitrary: fc.constant("application/json"), weight: 4 }, { arbitrary: contentTypeArb(), weight: 1 }),
+  headers: clientHeadersArb(),
+});
+
+describe("hostile input under a low limit: POST /api/init with CREATE_INIT_PER_MINUTE=5", () => {
+  it(
+    `answers ${NUM_RUNS} generated requests (seed ${SEED}) as documented, and a refusal (429 included) writes nothing`,
+    async () => {
+      await assertHostile("POST /api/init", input, async ({ body, contentType, headers }) => {
+        const list: HeaderList = [...headers, ["content-type", contentType ?? ""]];
+        const request = buildRequest("POST", "http://localhost:3000/api/init", list, requestBody(body));
+        const response = await createInitRoute(request, { params: Promise.resolve({}) });
+        return { request, response, description: `POST /api/init; ${describeHeaders(list)}; body ${describeBody(body)}` };
+      });
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+});

@@ -1,0 +1,57 @@
+import fc from "fast-check";
+import { describe, it } from "vitest";
+import { GET as healthRoute } from "@/app/api/health/route";
+import { GET as liveRoute } from "@/app/api/live/route";
+import { GET as jwksRoute } from "@/app/api/well-known/jwks/route";
+import {
+  assertHostile,
+  authorizationArb,
+  buildRequest,
+  clientHeadersArb,
+  contentTypeArb,
+  credentialArb,
+  describeHeaders,
+  jwtShapedArb,
+  NUM_RUNS,
+  PROPERTY_TIMEOUT_MS,
+  queryArb,
+  SEED,
+  type RouteName,
+  type HeaderList,
+} from "../helpers/hostile";
+
+// Hostile input, property-based (issue 5): generated headers and query strings thrown at the
+// routes that take no input: the JWKS, readiness and liveness. Seed, number of runs and the
+// documented answers: tests/property/hostile.ts.
+
+const input = fc.record({
+  authorization: authorizationArb(credentialArb(["ilat_AudKZwucI6wsqZhncOHqAlRHpNFbChlRx9Cx4zXg4jE"], jwtShapedArb(["kid"], ["f0hzLD1VaTUHWk7oIoQhpg"]))),
+  contentType: contentTypeArb(),
+  headers: clientHeadersArb(),
+  query: queryArb(),
+});
+
+type Get = (request: Request, context: { params: Promise<Record<string, never>> }) => Response | Promise<Response>;
+
+const routes: [RouteName, string, Get][] = [
+  ["GET /.well-known/jwks.json", "/.well-known/jwks.json", jwksRoute],
+  ["GET /api/health", "/api/health", healthRoute],
+  ["GET /api/live", "/api/live", () => liveRoute()],
+];
+
+describe("hostile input: routes without input", () => {
+  it.each(routes)(
+    `%s: answers ${NUM_RUNS} generated requests (seed ${SEED}) as documented, and a refusal writes nothing`,
+    async (route, path, handler) => {
+      await assertHostile(route, input, async ({ authorization, contentType, headers, query }) => {
+        const list: HeaderList = [...headers];
+        if (authorization !== undefined) list.push(["authorization", authorization]);
+        if (contentType !== undefined) list.push(["content-type", contentType]);
+        const request = buildRequest("GET", `http://localhost:3000${path}${query}`, list);
+        const response = await handler(request, { params: Promise.resolve({}) });
+        return { request, response, description: `GET ${path}${query.slice(0, 60)}; ${describeHeaders(list)}` };
+      });
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+});

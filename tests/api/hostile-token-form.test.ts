@@ -1,0 +1,152 @@
+import fc from "fast-check";
+import { beforeAll, describe, it } from "vitest";
+import { POST as createTokenRoute } from "@/app/settings/tokens/create/route";
+import { db } from "@/lib/db";
+import { MAX_FORM_BODY_BYTES } from "@/lib/http/body";
+import { randomId } from "@/lib/secrets";
+import { COOKIE_NAME, newAccount, signIn, signOut, sessionTokenOf, SITE } from "../helpers/forms";
+import {
+  assertHostile,
+  authorizationArb,
+  buildRequest,
+  clientHeadersArb,
+  contentTypeArb,
+  credentialArb,
+  declaredLengthArb,
+  describeBody,
+  describeHeaders,
+  formBodyArb,
+  headerText,
+  HOSTILE_ATOMS,
+  hostileTextArb,
+  jwtShapedArb,
+  NUM_RUNS,
+  oneBadField,
+  PROPERTY_TIMEOUT_MS,
+  queryArb,
+  requestBody,
+  SEED,
+  segmentArb,
+  sometimes,
+  type HeaderList,
+} from "../helpers/hostile";
+
+// Hostile input, property-based (issue 5): generated sessions, origins, form fields, bodies and
+// headers thrown at the settings page's JSON form route POST /settings/tokens/create. Seed, number
+// of runs and the documented answers: tests/property/hostile.ts.
+
+type Fixtures = { session: string; signedOut: string; ownProject: string; othersProject: string };
+let fixtures: Fixtures;
+
+beforeAll(async () => {
+  const person = await newAccount();
+  const other = await newAccount();
+  // A session that has been signed out: its cookie must open nothing.
+  const second = sessionTokenOf(await signIn({ email: person.email, password: "correct horse battery" }));
+  if (second === null) throw new Error("sign-in failed");
+  await signOut(second);
+  // Projects made directly (no key is needed here, and none is made in the background).
+  const prisma = await db();
+  const [personId, otherId] = await Promise.all([person.email, other.email].map(async (email) => (await prisma.user.findUniqueOrThrow({ where: { email } })).id));
+  const ownProject = randomId();
+  const othersProject = randomId();
+  await prisma.project.create({ data: { id: ownProject, name: "Mine", ownerId: personId, createdAt: new Date() } });
+  await prisma.project.create({ data: { id: othersProject, name: "Theirs", ownerId: otherId, createdAt: new Date() } });
+  fixtures = { session: person.token, signedOut: second, ownProject, othersProject };
+}, 120_000);
+
+describe("hostile input: POST /settings/tokens/create", () => {
+  it(
+    `answers ${NUM_RUNS} generated requests (seed ${SEED}) as documented, and a refusal writes nothing`,
+    async () => {
+      const { session, signedOut, ownProject, othersProject } = fixtures;
+      const text = (max: number) =>
+        fc.oneof(
+          { arbitrary: fc.string({ minLength: 1, maxLength: 30 }), weight: 4 },
+          { arbitrary: fc.constantFrom(max - 1, max, max + 1).map((length) => "n".repeat(length)), weight: 1 },
+          { arbitrary: fc.constantFrom(...HOSTILE_ATOMS), weight: 2 },
+          { arbitrary: fc.string({ unit: "binary", maxLength: 30 }), weight: 1 },
+        );
+      const randomFields = fc.record(
+        {
+          name: text(100),
+          scope: fc.oneof({ arbitrary: fc.constantFrom("all", ownProject, othersProject), weight: 4 }, { arbitrary: segmentArb([ownProject, othersProject, "all"]), weight: 2 }),
+          lifetime: fc.oneof({ arbitrary: fc.constantFrom("7", "30", "90", "365", "never"), weight: 4 }, { arbitrary: fc.constantFrom("", "0", "-7", "7.0", " 7", "Never", "1000", "1e3", "\u0000"), weight: 1 }),
+          extra: fc.string({ maxLength: 10 }),
+        },
+        { requiredKeys: [] },
+      );
+      const fields = fc.oneof(
+        // Valid fields with one or two made hostile: what reaches the lookup and the insert.
+        { arbitrary: oneBadField({ name: "laptop CLI", scope: "all", lifetime: "30" }, hostileTextArb()), weight: 1 },
+        { arbitrary: oneBadField({ name: "ci", scope: ownProject, lifetime: "never" }, hostileTextArb()), weight: 1 },
+        { arbitrary: randomFields, weight: 2 },
+      ) as fc.Arbitrary<Record<string, string>>;
+      const cookie = fc.oneof(
+        { arbitrary: fc.constant(`${COOKIE_NAME}=${session}`), weight: 10 },
+        { arbitrary: fc.constant(undefined), weight: 2 },
+        {
+          arbitrary: fc.constantFrom(
+            `${COOKIE_NAME}=${signedOut}`,
+            `initlink_session=${session}`,
+            `${COOKIE_NAME}=${session}x`,
+            `${COOKIE_NAME}=${session.toUpperCase()}`,
+            `${COOKIE_NAME}=`,
+            `${COOKIE_NAME}=${"a".repeat(101)}`,
+            `other=1; ${COOKIE_NAME}=${session}; ${COOKIE_NAME}=evil`,
+            `${COOKIE_NAME}=evil; ${COOKIE_NAME}=${session}`,
+            ` ${COOKIE_NAME} = ${session} `,
+          ),
+          weight: 2,
+        },
+        { arbitrary: headerText(80).map((value) => `${COOKIE_NAME}=${value}`), weight: 1 },
+      );
+      const sameOrigin = fc.oneof(
+        { arbitrary: fc.record({ origin: fc.constant<string | undefined>(SITE), fetchSite: sometimes(fc.constantFrom("same-origin", "cross-site")) }), weight: 9 },
+        {
+          arbitrary: fc.record({
+            origin: fc.constantFrom(undefined, "null", "https://evil.example", `${SITE}/`, "HTTPS://INITLINK.TEST", `${SITE}:443`, "http://initlink.test", `${SITE}.evil.example`, ""),
+            fetchSite: fc.constantFrom(undefined, "same-origin", "same-site", "cross-site", "none", "SAME-ORIGIN"),
+          }),
+          weight: 3,
+        },
+        { arbitrary: fc.record({ origin: sometimes(headerText(40), 1), fetchSite: sometimes(headerText(20), 1) }), weight: 1 },
+      );
+      const input = fc.record({
+        cookie,
+        sameOrigin,
+        body: formBodyArb(fields, MAX_FORM_BODY_BYTES),
+        contentType: fc.oneof(
+          { arbitrary: fc.constantFrom("application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=UTF-8", "APPLICATION/X-WWW-FORM-URLENCODED"), weight: 6 },
+          { arbitrary: contentTypeArb(), weight: 2 },
+        ),
+        declaredLength: declaredLengthArb(),
+        authorization: sometimes(authorizationArb(credentialArb([session, "ilat_AudKZwucI6wsqZhncOHqAlRHpNFbChlRx9Cx4zXg4jE"], jwtShapedArb(["kid"], [ownProject])))),
+        headers: clientHeadersArb().map((headers) => headers.filter(([name]) => name !== "cookie")),
+        query: queryArb(),
+      });
+      await assertHostile(
+        "POST /settings/tokens/create",
+        input,
+        async ({ cookie: cookieValue, sameOrigin: { origin, fetchSite }, body, contentType, declaredLength, authorization, headers, query }) => {
+          const list: HeaderList = [...headers];
+          if (cookieValue !== undefined) list.push(["cookie", cookieValue]);
+          if (origin !== undefined) list.push(["origin", origin]);
+          if (fetchSite !== undefined) list.push(["sec-fetch-site", fetchSite]);
+          if (contentType !== undefined) list.push(["content-type", contentType]);
+          if (declaredLength !== undefined) list.push(["content-length", declaredLength]);
+          if (authorization !== undefined) list.push(["authorization", authorization]);
+          const request = buildRequest("POST", `http://localhost:3000/settings/tokens/create${query}`, list, requestBody(body));
+          const response = await createTokenRoute(request, { params: Promise.resolve({}) });
+          return {
+            request,
+            response,
+            description: `POST /settings/tokens/create${query.slice(0, 60)}; ${describeHeaders(list)}; body ${describeBody(body)}`,
+            secrets: [session, signedOut],
+          };
+        },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+});
