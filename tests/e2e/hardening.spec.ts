@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { MAIN_URL, scratchDatabase } from "../../playwright.config";
@@ -20,7 +20,9 @@ test.beforeAll(async () => {
   test.setTimeout(180_000);
   const databaseUrl = scratchDatabase("hardening");
   const env = { ...process.env, PORT: String(PORT), HOSTNAME: "127.0.0.1", APP_URL, DATABASE_URL: databaseUrl, MASTER_KEY };
-  server = spawn("sh", ["-c", "node tests/setup/reset-database.mjs && node scripts/start.mjs"], { env });
+  // Node itself, not a shell around it, so that afterAll's kill reaches the server.
+  execFileSync(process.execPath, ["tests/setup/reset-database.mjs"], { env });
+  server = spawn(process.execPath, ["scripts/start.mjs"], { env });
   server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   server.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   for (let attempt = 0; attempt < 600; attempt++) {
