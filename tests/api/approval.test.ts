@@ -100,24 +100,26 @@ describe("approving an init", () => {
     expect(await databaseSnapshot()).toEqual(before);
   });
 
-  it("lets exactly one of many concurrent approvals win", async () => {
+  it("lets exactly one of 50 concurrent approvals win: one project, then one access token", async () => {
     const { token } = await newAccount();
     const init = await createdInit();
     const prisma = await db();
     const projectsBefore = await prisma.project.count();
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => approve(init.id, token, { ...APPROVE_NEW, name: `project ${i}` })));
+    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => approve(init.id, token, { ...APPROVE_NEW, name: `project ${i}` })));
     const locations = responses.map((response) => response.headers.get("location"));
     expect(locations.filter((location) => location === `https://initlink.test/init/${init.id}`)).toHaveLength(1);
-    expect(locations.filter((location) => location?.endsWith("error=init_not_pending"))).toHaveLength(19);
+    expect(locations.filter((location) => location?.endsWith("error=init_not_pending"))).toHaveLength(49);
     expect(await prisma.project.count()).toBe(projectsBefore + 1);
     expect(await prisma.project.count({ where: { id: init.id } })).toBe(1);
+    await getInitStatus(init.id, withSecret(init.secret));
+    expect(await prisma.accessToken.count({ where: { projectId: init.id } })).toBe(1);
   });
 
-  it("hands the token to exactly one of many concurrent pickups", async () => {
+  it("hands the token to exactly one of 50 concurrent pickups", async () => {
     const { token } = await newAccount();
     const init = await createdInit();
     await approve(init.id, token, APPROVE_NEW);
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => getInitStatus(init.id, withSecret(init.secret, `poller ${i}`)).then((response) => response.json())));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => getInitStatus(init.id, withSecret(init.secret, `poller ${i}`)).then((response) => response.json())));
     expect(answers.filter((answer) => typeof answer.access_token === "string")).toHaveLength(1);
     const prisma = await db();
     expect(await prisma.accessToken.count({ where: { projectId: init.id } })).toBe(1);
