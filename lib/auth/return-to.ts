@@ -1,12 +1,15 @@
 /**
  * A sign-in's return target, accepted only as a path on this site: "/init/abc" yes;
  * "https://evil.example", "//evil.example", "/\\evil.example" and anything odd fall back to "/".
+ * The check is made on the path as it will be sent, after URL parsing has removed dot segments
+ * ("/.//evil.example" becomes "//evil.example", which a browser reads as another host).
  */
 export function safeReturnTo(value: unknown): string {
   if (typeof value !== "string" || value.length > 512) return "/";
-  if (!value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/";
+  if (!value.startsWith("/") || value.includes("\\")) return "/";
   if (/[\u0000-\u001f\u007f]/.test(value)) return "/";
   const parsed = new URL(value, "http://placeholder.invalid");
   if (parsed.origin !== "http://placeholder.invalid") return "/";
-  return parsed.pathname + parsed.search;
+  const target = parsed.pathname + parsed.search;
+  return target.startsWith("//") || target.includes("\\") ? "/" : target;
 }

@@ -1,7 +1,11 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, expect } from "vitest";
+import { sessionCookieName } from "@/lib/auth/sessions";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import type { ErrorCode } from "@/lib/http/errors";
+import { formErrorMessage } from "@/lib/http/messages";
 
 // The hostile-input suite's shared part (issue 5, "Hostile input"): generators for bodies,
 // headers and path segments, the documented answers of every route, a fingerprint of the whole
@@ -665,4 +669,484 @@ export async function assertHostile<T>(route: RouteName, arbitrary: fc.Arbitrary
     const report = [...failures.entries()].map(([kind, { count, example }]) => `${kind} (${count}×), e.g.\n${example}`).join("\n\n");
     throw new Error(`${route}: ${failures.size} kinds of failure in ${NUM_RUNS} runs\n\n${report}`);
   }
+}
+
+// =============================================================================================
+// HTML forms (issue 5, "Hostile input", second bullet): the same properties through the form
+// routes, which lib/http/form-route.ts wraps so that every answer is a 303: a failure back to the
+// form's page with `?error=<code>`, a success on to the next page. The properties live in
+// tests/api/hostile-forms-*.test.ts.
+// =============================================================================================
+
+/**
+ * The codes each form may send back in `?error=`: the README's (error table; Configuration's
+ * limits, "?error=rate_limited on a form"; the Security notes' same-site check) for what the
+ * form does, each one a code the page has its own message for (lib/http/messages.ts's MESSAGES,
+ * checked through formErrorMessage by assertHostileForm). `internal_error` is never allowed.
+ *
+ * `countedRefusals`: the documented exception to "a refused request writes nothing". README
+ * (Configuration): "Refused sign-ins and sign-ups are the one kind of refused request that
+ * writes (their counters: each attempt costs a password hash)" and "Only requests that passed
+ * validation count". So a sign-in or sign-up refused after validation (wrong password, email
+ * taken, over a limit) may change the RateLimit table, and only it; one refused before (not
+ * this site, not a form, too large, invalid fields) writes nothing at all, like every other form.
+ */
+export const FORM_DOCUMENTED = {
+  // Sign-up: not from this site; not a form; over the form limit; invalid email or password;
+  // SIGN_IN_PER_ADDRESS_PER_MINUTE; email already registered.
+  "POST /auth/signup": {
+    codes: ["cross_site_request", "unsupported_media_type", "payload_too_large", "invalid_request", "rate_limited", "email_taken"],
+    countedRefusals: ["email_taken", "rate_limited"],
+  },
+  // Sign-in: as sign-up, with unknown email or wrong password instead of email taken; the
+  // per-address and per-account-and-address limits are both rate_limited.
+  "POST /auth/signin": {
+    codes: ["cross_site_request", "unsupported_media_type", "payload_too_large", "invalid_request", "rate_limited", "invalid_credentials"],
+    countedRefusals: ["invalid_credentials", "rate_limited"],
+  },
+  // Sign-out reads no body and needs no session (signing out twice is harmless): only the
+  // same-site check can refuse it.
+  "POST /auth/signout": { codes: ["cross_site_request"], countedRefusals: [] },
+  // Approve: not from this site; signed out; not a form; too large; invalid fields (project,
+  // new project name); unknown or malformed init or project; init done, denied or expired; code
+  // not confirmed (or, with INIT_CODE_CHECK=enter, mistyped).
+  // A new project's RSA key is written to ProjectKey in the background after its approval, so
+  // whenever it is done: during a later request, which must not be blamed for it.
+  "POST /init/{id}/approve": {
+    codes: ["cross_site_request", "unauthorized", "unsupported_media_type", "payload_too_large", "invalid_request", "not_found", "init_not_pending", "code_mismatch"],
+    countedRefusals: [],
+    backgroundTables: ["ProjectKey"],
+  },
+  "POST /init/{id}/deny": {
+    codes: ["cross_site_request", "unauthorized", "unsupported_media_type", "payload_too_large", "not_found", "init_not_pending"],
+    countedRefusals: [],
+  },
+  // The Revoke buttons: not from this site; signed out; not a form; too large; no such token,
+  // or link of this project, of the person's.
+  "POST /settings/tokens/{id}/revoke": {
+    codes: ["cross_site_request", "unauthorized", "unsupported_media_type", "payload_too_large", "not_found"],
+    countedRefusals: [],
+  },
+  "POST /projects/{id}/links/{linkId}/revoke": {
+    codes: ["cross_site_request", "unauthorized", "unsupported_media_type", "payload_too_large", "not_found"],
+    countedRefusals: [],
+  },
+} as const satisfies Record<string, { codes: readonly ErrorCode[]; countedRefusals: readonly ErrorCode[]; backgroundTables?: readonly string[] }>;
+
+export type FormRouteName = keyof typeof FORM_DOCUMENTED;
+
+/** The forms whose success starts a session: there the Set-Cookie, not `error=` in Location, tells success from failure. */
+const SESSION_FORMS: readonly FormRouteName[] = ["POST /auth/signup", "POST /auth/signin"];
+
+/** The tables whose fingerprints differ, leaving out `ignored`. */
+export function changedTables(before: Fingerprint, after: Fingerprint, ignored: readonly string[] = []): string[] {
+  return Object.keys({ ...before, ...after }).filter((table) => !ignored.includes(table) && before[table] !== after[table]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Form generators
+// ---------------------------------------------------------------------------------------------
+export type FormField = [name: string, value: string];
+
+/**
+ * Form fields as name/value pairs: each field's value (undefined leaves the field out), and
+ * now and then the same field (or an unknown one) once more, before or after, with a hostile
+ * value. URLSearchParams.get reads the first, Object.fromEntries the last: both get exercised.
+ */
+export function formPairsArb(fields: Record<string, fc.Arbitrary<string | undefined>>, hostileValue: fc.Arbitrary<string> = hostileTextArb()): fc.Arbitrary<FormField[]> {
+  const names = Object.keys(fields);
+  const repeat = fc.tuple(fc.constantFrom(...names, "extra", "__proto__", ""), hostileValue, fc.boolean());
+  return fc.tuple(fc.record(fields), sometimes(fc.array(repeat, { minLength: 1, maxLength: 2 }), 3)).map(([values, repeats]) => {
+    const pairs: FormField[] = names.flatMap((name): FormField[] => (values[name] === undefined ? [] : [[name, values[name]]]));
+    for (const [name, value, before] of repeats ?? []) {
+      if (before) pairs.unshift([name, value]);
+      else pairs.push([name, value]);
+    }
+    return pairs;
+  });
+}
+
+/** URL-encoded as a browser sends it (lone surrogates become U+FFFD, as in every USVString). */
+export const urlEncoded = (pairs: FormField[]) => new URLSearchParams(pairs).toString();
+
+/** Percent-escapes that decode to invalid UTF-8 (or are no escape at all). */
+const BAD_ESCAPES = ["%ff", "%fe%ff", "%c3%28", "%c0%af", "%ed%a0%80", "%f4%90%80%80", "%e2%82", "%80", "%", "%z", "%zz", "%%", "%0", "%00", "%u0041"];
+
+/**
+ * Bodies for an HTML form route: the fields URL-encoded (mostly), with raw or escaped invalid
+ * UTF-8 spliced in, none, garbage, JSON, binary, and bodies around and over `limitBytes`
+ * (`hugePrefix` then filler), whole or streamed in small chunks.
+ */
+export function formBodySpecArb(pairs: fc.Arbitrary<FormField[]>, limitBytes: number, hugePrefix: string): fc.Arbitrary<BodySpec> {
+  const encoded = pairs.map(urlEncoded);
+  const splice = (text: string, at: number, inserted: number[]) => {
+    const cut = text.length === 0 ? 0 : at % (text.length + 1);
+    return [...Buffer.from(text.slice(0, cut), "utf8"), ...inserted, ...Buffer.from(text.slice(cut), "utf8")];
+  };
+  return fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: encoded.map((text): BodySpec => ({ kind: "text", text })), weight: 12 },
+    { arbitrary: fc.tuple(encoded, fc.constantFrom(1, 7, 64)).map(([text, chunked]): BodySpec => ({ kind: "text", text, chunked })), weight: 1 },
+    {
+      arbitrary: fc.tuple(encoded, fc.nat(), fc.constantFrom(...INVALID_UTF8)).map(([text, at, bad]): BodySpec => ({ kind: "bytes", bytes: splice(text, at, bad) })),
+      weight: 2,
+    },
+    {
+      arbitrary: fc.tuple(encoded, fc.nat(), fc.constantFrom(...BAD_ESCAPES)).map(([text, at, bad]): BodySpec => ({ kind: "bytes", bytes: splice(text, at, [...Buffer.from(bad)]) })),
+      weight: 2,
+    },
+    { arbitrary: fc.constant<BodySpec>({ kind: "none" }), weight: 1 },
+    {
+      arbitrary: fc
+        .constantFrom("", "&", "&&&", "=", "==", "=&=", "%", "%zz", "+", "email", "password", "email=&password=", "\u0000", "a=b;c=d", "a[]=1&a[]=2", '{"email":"a@example.com"}', "<html>")
+        .map((text): BodySpec => ({ kind: "text", text })),
+      weight: 2,
+    },
+    { arbitrary: pairs.map((fields): BodySpec => ({ kind: "text", text: JSON.stringify(Object.fromEntries(fields)) })), weight: 1 },
+    { arbitrary: fc.string({ unit: "binary", maxLength: 200 }).map((text): BodySpec => ({ kind: "text", text })), weight: 1 },
+    { arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes): BodySpec => ({ kind: "bytes", bytes: [...bytes] })), weight: 1 },
+    {
+      arbitrary: fc
+        .tuple(fc.constantFrom(limitBytes - 1, limitBytes, limitBytes + 1, 2 * limitBytes, 100_000), fc.constantFrom("a", "%41", "é", "&", "\u202e"), sometimes(fc.constantFrom(1, 1024), 1))
+        .map(([bytes, fill, chunked]): BodySpec => ({ kind: "huge", prefix: hugePrefix, fill, bytes, suffix: "", chunked })),
+      weight: 2,
+    },
+  );
+}
+
+/** The field values a form body carries, as the server reads them (to know which passwords to look for). */
+export function formValuesOf(spec: BodySpec, name: string): string[] {
+  const bytes = bodyBytes(spec);
+  return bytes === null ? [] : new URLSearchParams(new TextDecoder().decode(bytes)).getAll(name);
+}
+
+/** Content-Type of a form post: mostly the form type (as browsers spell it), else anything. */
+export function formContentTypeArb(): fc.Arbitrary<string | undefined> {
+  return fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: fc.constantFrom("application/x-www-form-urlencoded", "application/x-www-form-urlencoded;charset=UTF-8", "APPLICATION/X-WWW-FORM-URLENCODED", " application/x-www-form-urlencoded ; charset=latin1"), weight: 8 },
+    { arbitrary: fc.constantFrom("multipart/form-data; boundary=----x", "application/x-www-form-urlencoded, text/plain", "application/x-www-form-urlencodedx", "text/x-www-form-urlencoded"), weight: 1 },
+    { arbitrary: contentTypeArb(), weight: 2 },
+  );
+}
+
+export type OriginHeaders = { origin?: string; fetchSite?: string };
+
+/**
+ * Origin and Sec-Fetch-Site: mostly what this site's own page sends (Origin equal to `site`, or
+ * none or "null" with Sec-Fetch-Site: same-origin), else missing, null, another site, look-alikes
+ * of this one, and garbage.
+ */
+export function formOriginArb(site: string): fc.Arbitrary<OriginHeaders> {
+  return fc.oneof(
+    { withCrossShrink: true },
+    {
+      arbitrary: fc.constantFrom<OriginHeaders>(
+        { origin: site },
+        { origin: site, fetchSite: "same-origin" },
+        { origin: site, fetchSite: "cross-site" },
+        { origin: "null", fetchSite: "same-origin" },
+        { fetchSite: "same-origin" },
+      ),
+      weight: 14,
+    },
+    {
+      arbitrary: fc.record(
+        {
+          origin: fc.constantFrom(
+            "null",
+            "https://evil.example",
+            `${site}/`,
+            site.toUpperCase(),
+            `${site}:443`,
+            site.replace(/^https:/, "http:"),
+            `${site}.evil.example`,
+            `https://evil.example/${site}`,
+            "",
+            ` ${site}`,
+            `${site}, https://evil.example`,
+            "null, null",
+            "file://",
+          ),
+          fetchSite: fc.constantFrom("same-origin", "same-site", "cross-site", "none", "SAME-ORIGIN", " same-origin", "same-origin, cross-site", ""),
+        },
+        { requiredKeys: [] },
+      ),
+      weight: 4,
+    },
+    { arbitrary: fc.record({ origin: headerText(40), fetchSite: headerText(20) }, { requiredKeys: [] }), weight: 1 },
+  );
+}
+
+/** Placeholders of sessionCookieArb's values, filled in when the request is made. */
+export type CookieSessions = { session: string; signedOut: string };
+
+/**
+ * The Cookie header, as a template: `{session}` (a valid session), `{SESSION}` (the same,
+ * upper-cased) and `{signedOut}` (a session that was signed out) are filled in by fillCookie.
+ * Mostly the valid session; else none, a signed-out one, near misses, duplicates and garbage.
+ */
+export function sessionCookieArb(validWeight = 16): fc.Arbitrary<string | undefined> {
+  const name = sessionCookieName(config());
+  return fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: fc.constant(`${name}={session}`), weight: validWeight },
+    { arbitrary: fc.constant(undefined), weight: 2 },
+    {
+      arbitrary: fc.constantFrom(
+        `${name}={signedOut}`,
+        `initlink_session={session}`,
+        `${name}={session}x`,
+        `${name}={SESSION}`,
+        `${name}=`,
+        `${name}=${"a".repeat(101)}`,
+        `${name}="{session}"`,
+        `other=1; ${name}={session}; ${name}=evil`,
+        `${name}=evil; ${name}={session}`,
+        ` ${name} = {session} `,
+        `${name}={signedOut}; ${name}={session}`,
+        `${name.toLowerCase()}={session}`,
+      ),
+      weight: 3,
+    },
+    { arbitrary: headerText(80).map((value) => `${name}=${value.replace(/[{}]/g, "")}`), weight: 1 },
+    { arbitrary: headerText(80).map((value) => value.replace(/[{}]/g, "")), weight: 1 },
+  );
+}
+
+export function fillCookie(template: string, sessions: CookieSessions): string {
+  return template.replaceAll("{session}", sessions.session).replaceAll("{SESSION}", sessions.session.toUpperCase()).replaceAll("{signedOut}", sessions.signedOut);
+}
+
+/** Return targets that have opened redirects elsewhere, and harmless ones. */
+export const HOSTILE_RETURN_TO = [
+  "//evil.example",
+  "///evil.example",
+  "https://evil.example",
+  "https://evil.example/",
+  "http:evil.example",
+  "https:/evil.example",
+  "/\\evil.example",
+  "\\\\evil.example",
+  "/\\/evil.example",
+  "javascript:alert(1)",
+  "JaVaScRiPt:alert(document.cookie)",
+  "data:text/html,<script>alert(1)</script>",
+  // Dot segments that a URL parser removes, leaving a path that starts with "//".
+  "/.//evil.example",
+  "/..//evil.example",
+  "/././/evil.example",
+  "/a/..//evil.example",
+  "/a/b/../..//evil.example",
+  "/%2e//evil.example",
+  "/.%2e//evil.example",
+  "/%2E%2E//evil.example",
+  "/./\\evil.example",
+  "/%2F/evil.example",
+  "/%2f%2fevil.example",
+  "/%5Cevil.example",
+  "/%5C%5Cevil.example",
+  "/\t/evil.example",
+  "/\r\n/evil.example",
+  " //evil.example",
+  "\u0000//evil.example",
+  "/@evil.example",
+  "https://initlink.test@evil.example",
+  "https://initlink.test.evil.example/",
+  "//initlink.test@evil.example",
+  "/\u2215\u2215evil.example",
+  "/\uff0f\uff0fevil.example",
+  "/%0d%0aLocation:%20https://evil.example",
+  "/init/abc",
+  "/projects?tab=1",
+  "/settings/tokens",
+  "/init/x?error=internal_error",
+  "/",
+  "",
+];
+
+/**
+ * The query of a form post: none, a `returnTo` (hostile or harmless; encoded, raw, double-encoded,
+ * repeated), or queryArb's garbage.
+ */
+export function returnToQueryArb(): fc.Arbitrary<string> {
+  const target = fc.oneof({ arbitrary: fc.constantFrom(...HOSTILE_RETURN_TO), weight: 6 }, { arbitrary: hostileTextArb(), weight: 1 });
+  return fc.oneof(
+    { withCrossShrink: true },
+    { arbitrary: fc.constant(""), weight: 3 },
+    { arbitrary: target.map((value) => `?returnTo=${encodeSegment(value)}`), weight: 6 },
+    { arbitrary: target.map((value) => `?returnTo=${value}`), weight: 2 },
+    { arbitrary: target.map((value) => `?returnTo=${encodeURIComponent(encodeSegment(value))}`), weight: 1 },
+    { arbitrary: fc.tuple(target, target).map(([a, b]) => `?returnTo=${encodeSegment(a)}&returnTo=${encodeSegment(b)}`), weight: 1 },
+    { arbitrary: target.map((value) => `?error=internal_error&returnTo=${encodeSegment(value)}`), weight: 1 },
+    { arbitrary: queryArb(), weight: 1 },
+  );
+}
+
+/**
+ * A path parameter as Next.js hands it to a handler: the request's raw segment run through
+ * decodeURIComponent (next/dist/shared/lib/router/utils/route-matcher.js; a segment that does
+ * not decode is a 400 before any handler runs, so a handler never sees a lone surrogate). Either
+ * `segment` is sent encoded (the handler gets it back, lone surrogates as U+FFFD), or, when it
+ * is itself a decodable path segment (`%2F`, `%00`, `%252F`), as it is (the handler gets it decoded).
+ */
+export function pathParam(segment: string, raw: boolean): { inUrl: string; param: string } {
+  if (raw && !/[/?#\\]|^\.{1,2}$/.test(segment) && !/[\ud800-\udfff]/.test(segment)) {
+    try {
+      return { inUrl: segment, param: decodeURIComponent(segment) };
+    } catch {
+      // not decodable: sent encoded instead
+    }
+  }
+  const inUrl = encodeSegment(segment);
+  return { inUrl, param: decodeURIComponent(inUrl) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The form properties
+// ---------------------------------------------------------------------------------------------
+export type FormSent = {
+  request: Request;
+  response: Response;
+  /** A human description of the request, for the failure message. */
+  description: string;
+  /** Passwords and session tokens the request carried: none may come back in Location. */
+  secrets: string[];
+};
+
+const safeDecode = (text: string) => {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return text;
+  }
+};
+
+/** A URL as it can be read: raw, decoded, and its query values. */
+function readings(url: string): string[] {
+  const values: string[] = [url, safeDecode(url)];
+  try {
+    const parsed = new URL(url);
+    values.push(safeDecode(parsed.pathname), ...parsed.searchParams.values());
+  } catch {
+    // not a URL: the raw and decoded text only
+  }
+  return values;
+}
+
+/**
+ * Checks one form answer and returns its summary ("ok" or "error=<code>"): never a 5xx; a 303
+ * whose Location is an absolute URL on APP_URL's origin; a failure carries exactly one `error`,
+ * a code documented for the form (never internal_error) that the page has a message for, sets
+ * no cookie, and writes nothing (but the documented counters); no password or session token of
+ * the request appears in Location unless the request's own URL carried it.
+ */
+export async function checkFormAnswer(route: FormRouteName, sent: FormSent, before: Fingerprint, after: Fingerprint): Promise<string> {
+  const { response, request } = sent;
+  const appOrigin = new URL(config().appUrl).origin;
+  const location = response.headers.get("location");
+  const setCookie = response.headers.get("set-cookie");
+  const text = await response.text();
+  const observed = `${route}\n  request: ${sent.description}\n  answer: ${response.status} Location: ${JSON.stringify(location)}${setCookie !== null ? " (sets a cookie)" : ""}${text ? ` ${preview(text, 200)}` : ""}`;
+
+  expect(response.status, `5xx\n${observed}`).toBeLessThan(500);
+  expect(response.status, `not a 303\n${observed}`).toBe(303);
+  expect(location, `303 without Location\n${observed}`).not.toBeNull();
+  let target: URL | null = null;
+  try {
+    target = new URL(location ?? "");
+  } catch {
+    // reported below
+  }
+  expect(target, `Location is not an absolute URL\n${observed}`).not.toBeNull();
+  if (target === null || location === null) return "no location";
+  expect(target.origin, `Location off APP_URL's origin\n${observed}`).toBe(appOrigin);
+  expect(location.startsWith(`${appOrigin}/`), `Location does not start with APP_URL\n${observed}`).toBe(true);
+
+  const errors = target.searchParams.getAll("error");
+  const sessionCookie = new RegExp(`^${sessionCookieName(config())}=[^;]+`);
+  const failed = SESSION_FORMS.includes(route) ? !(setCookie !== null && sessionCookie.test(setCookie)) : errors.length > 0;
+
+  const requestReadings = readings(request.url);
+  for (const secret of sent.secrets.filter((value) => value.length >= 8)) {
+    if (requestReadings.some((reading) => reading.includes(secret))) continue;
+    const leaked = readings(location).some((reading) => reading.includes(secret));
+    expect(leaked, `Location carries a secret of the request: ${JSON.stringify(preview(secret))}\n${observed}`).toBe(false);
+  }
+  if (!failed) return "ok";
+
+  expect(errors.length, `a failure without exactly one error=\n${observed}`).toBe(1);
+  const code = errors[0];
+  expect(code, `internal_error\n${observed}`).not.toBe("internal_error");
+  const documented = FORM_DOCUMENTED[route];
+  expect(documented.codes as readonly string[], `code not documented for this form\n${observed}`).toContain(code);
+  expect(setCookie, `a refusal sets a cookie\n${observed}`).toBeNull();
+  // The one documented write of a refusal: a sign-in or sign-up refused after validation counts
+  // against its address (and account); see FORM_DOCUMENTED.
+  const background: readonly string[] = "backgroundTables" in documented ? documented.backgroundTables : [];
+  const ignored = [...background, ...((documented.countedRefusals as readonly string[]).includes(code) ? ["RateLimit"] : [])];
+  const changed = changedTables(before, after, ignored);
+  expect(changed, `a refused request (${code}) changed the database (${changed.join(", ")})\n${observed}`).toEqual([]);
+  return `error=${code}`;
+}
+
+/**
+ * Runs `send` on NUM_RUNS generated inputs with the fixed seed and checks every answer with
+ * checkFormAnswer; the first failure is shrunk to a minimal counterexample (HOSTILE_EXPLORE=1:
+ * all runs, one example of each kind of failure, as assertHostile). `prepare` makes what one
+ * input needs (a fresh pending init, a fresh session) before the fingerprint is taken; without
+ * it the fingerprint after one request is the one before the next. Prints the answers and the
+ * wall time, and returns the answers' counts.
+ */
+export async function assertHostileForm<T, C = undefined>(
+  route: FormRouteName,
+  arbitrary: fc.Arbitrary<T>,
+  send: (input: T, prepared: C) => Promise<FormSent>,
+  prepare?: (input: T) => Promise<C>,
+): Promise<Map<string, number>> {
+  // Every code the table allows must have its own message on the page (MESSAGES), not the generic one.
+  const generic = formErrorMessage("internal_error");
+  for (const code of FORM_DOCUMENTED[route].codes) expect(formErrorMessage(code), `${route}: ${code} has no message of its own in lib/http/messages.ts`).not.toBe(generic);
+
+  const explore = process.env.HOSTILE_EXPLORE === "1";
+  const failures = new Map<string, { count: number; example: string }>();
+  const answers = new Map<string, number>();
+  const started = performance.now();
+  let last: Fingerprint | null = null;
+  try {
+    await fc.assert(
+      fc.asyncProperty(arbitrary, async (input) => {
+        const prepared = prepare ? await prepare(input) : (undefined as C);
+        const before = (prepare ? null : last) ?? (await databaseFingerprint());
+        last = null;
+        const sent = await send(input, prepared);
+        const after = await databaseFingerprint();
+        last = after;
+        try {
+          const answer = await checkFormAnswer(route, sent, before, after);
+          answers.set(answer, (answers.get(answer) ?? 0) + 1);
+        } catch (error) {
+          answers.set("failed", (answers.get("failed") ?? 0) + 1);
+          if (!explore) throw error;
+          const message = error instanceof Error ? error.message : String(error);
+          const kind = message.split("\n")[0];
+          const seen = failures.get(kind);
+          failures.set(kind, { count: (seen?.count ?? 0) + 1, example: seen?.example ?? message });
+        }
+      }),
+      { seed: SEED, numRuns: NUM_RUNS },
+    );
+  } finally {
+    const total = [...answers.values()].reduce((sum, count) => sum + count, 0);
+    const summary = [...answers.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([answer, count]) => `${answer}×${count}`)
+      .join(" ");
+    console.log(`hostile form ${route}: ${total} requests (seed ${SEED}, ${NUM_RUNS} runs + shrinking) in ${((performance.now() - started) / 1000).toFixed(1)} s: 303 ${summary}`);
+  }
+  if (failures.size > 0) {
+    const report = [...failures.entries()].map(([kind, { count, example }]) => `${kind} (${count}×), e.g.\n${example}`).join("\n\n");
+    throw new Error(`${route}: ${failures.size} kinds of failure in ${NUM_RUNS} runs\n\n${report}`);
+  }
+  return answers;
 }
