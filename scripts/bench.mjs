@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { client, linkedClient, percentiles, root, rssMiB, startServer, waitUntilUp } from "./load-tools.mjs";
+import { client, linkedClient, percentiles, root, rssMiB, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
 
 const PORT = Number(process.env.BENCH_PORT || 3200);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
@@ -91,6 +91,6 @@ try {
     );
   }
 } finally {
-  server.kill("SIGTERM");
+  await stopServer(server, "SIGTERM");
   close();
 }

@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { approved, client, root, signedUp, startServer, waitUntilUp } from "./load-tools.mjs";
+import { approved, client, root, signedUp, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
 
 const PORT = Number(process.env.CRASH_PORT || 3210);
 const ROUNDS = Number(process.env.CRASH_ROUNDS || 3);
@@ -48,7 +48,7 @@ async function round(/** @type {number} */ number) {
     }
   });
   await new Promise((resolve) => setTimeout(resolve, killAfterMs));
-  server.kill("SIGKILL");
+  await stopServer(server, "SIGKILL");
   killed = true;
   await Promise.all(load);
   close();
@@ -81,7 +81,7 @@ async function round(/** @type {number} */ number) {
     const status = await after.send("GET", `/api/init/${sample.id}`);
     if (status.status !== 200) lostInits += 1;
   }
-  server.kill("SIGTERM");
+  await stopServer(server, "SIGTERM");
   after.close();
   console.log(`round ${number}: killed after ${killAfterMs} ms; inits acknowledged ${acknowledged.length}, lost ${lostInits}; approvals acknowledged ${approvals.length}, lost ${lostApprovals}`);
   return { acknowledged: acknowledged.length + approvals.length, lost: lostInits + lostApprovals };

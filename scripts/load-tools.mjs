@@ -38,6 +38,8 @@ export function client(port, connections) {
         response.on("end", () => resolve({ status: response.statusCode ?? 0, text, headers: response.headers }));
       });
       request.on("error", reject);
+      // A server that dies mid-request must not leave the caller waiting for ever.
+      request.setTimeout(30_000, () => request.destroy(new Error("no answer within 30 s")));
       request.end(body);
     });
   return { send, close: () => agent.destroy() };
@@ -62,6 +64,17 @@ export function startServer(port, env, { output = "ignore" } = {}) {
       ...env,
     },
   });
+}
+
+/**
+ * Stops a server and waits until its process has exited (and so freed its port).
+ * @param {import("node:child_process").ChildProcess} server @param {NodeJS.Signals} signal
+ */
+export async function stopServer(server, signal) {
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  server.kill(signal);
+  await exited;
 }
 
 /** Waits until the server answers /api/live. @param {Send} send */

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { client, linkedClient, percentiles, root, rssMiB, startServer, waitUntilUp } from "./load-tools.mjs";
+import { client, linkedClient, percentiles, root, rssMiB, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
 
 const PORT = Number(process.env.SOAK_PORT || 3220);
 const SECONDS = Number(process.env.SOAK_SECONDS || 60);
@@ -113,6 +113,6 @@ try {
     process.exitCode = 1;
   }
 } finally {
-  server.kill("SIGTERM");
+  await stopServer(server, "SIGTERM");
   close();
 }
