@@ -13,7 +13,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const POLLED_INITS = 2000;
 const database = path.join(root, ".cache", "bench", "bench.db");
-const { send, close } = client(PORT, CONNECTIONS);
+const { send, close } = client(PORT);
 
 /**
  * @param {() => [string, string, string | undefined, Record<string, string>?]} nextRequest

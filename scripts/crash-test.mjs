@@ -24,7 +24,7 @@ const env = {
 /** @typedef {{ id: string, user_code: string, expires_at: number, timestamp: number }} Acknowledged */
 
 async function round(/** @type {number} */ number) {
-  const { send, close } = client(PORT, WORKERS + 4);
+  const { send, close } = client(PORT);
   let server = startServer(PORT, env);
   await waitUntilUp(send);
   const cookie = await signedUp(send, PORT, `crash-${number}-${Date.now()}@example.com`);
@@ -54,7 +54,7 @@ async function round(/** @type {number} */ number) {
   close();
 
   // Restart on the same file and read back everything that was acknowledged.
-  const after = client(PORT, 4);
+  const after = client(PORT);
   server = startServer(PORT, env);
   await waitUntilUp(after.send);
   const file = new Database(database, { readonly: true });
@@ -87,6 +87,11 @@ async function round(/** @type {number} */ number) {
   return { acknowledged: acknowledged.length + approvals.length, lost: lostInits + lostApprovals };
 }
 
+// A stuck round fails loudly instead of leaving the process to drain and exit without a word.
+const watchdog = setTimeout(() => {
+  console.error("crash test: stuck for 5 minutes");
+  process.exit(1);
+}, 300_000);
 rmSync(path.dirname(database), { recursive: true, force: true });
 let acknowledged = 0;
 let lost = 0;
@@ -96,5 +101,6 @@ for (let number = 1; number <= ROUNDS; number++) {
   lost += result.lost;
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
+clearTimeout(watchdog);
 console.log(`\ncrash test: ${ROUNDS} rounds, requests acknowledged ${acknowledged}, lost ${lost}`);
 if (lost > 0 || acknowledged === 0) process.exit(1);

@@ -22,12 +22,14 @@ export function rssMiB(pid) {
  */
 
 /**
- * A request function for one server, over at most `connections` keep-alive sockets.
- * @param {number} port @param {number} connections
+ * A request function for one server over keep-alive sockets, as many as requests in flight
+ * (the callers bound those). No cap: a request queued behind a cap can be stranded when a
+ * killed server's sockets all fail at once, and the process then exits waiting for it.
+ * @param {number} port
  * @returns {{ send: Send, close: () => void }}
  */
-export function client(port, connections) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+export function client(port) {
+  const agent = new http.Agent({ keepAlive: true });
   /** @type {Send} */
   const send = (method, urlPath, body, headers = body ? { "content-type": "application/json" } : {}) =>
     new Promise((resolve, reject) => {

@@ -22,7 +22,7 @@ const SWEEP_S = 5;
 const database = path.join(root, ".cache", "soak", "soak.db");
 
 rmSync(path.dirname(database), { recursive: true, force: true });
-const { send, close } = client(PORT, CLIS + 8);
+const { send, close } = client(PORT);
 const server = startServer(PORT, {
   DATABASE_URL: `file:${database}`,
   INIT_INTERVAL_MS: String(INTERVAL_MS),
