@@ -2,8 +2,10 @@ import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
 import { POST as approveRoute } from "@/app/init/[id]/approve/route";
 import { POST as denyRoute } from "@/app/init/[id]/deny/route";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { MAX_FORM_BODY_BYTES } from "@/lib/http/body";
+import { projectPublicKey } from "@/lib/projects/keys";
 import { PROJECT_NAME_MAX } from "@/lib/projects/projects";
 import { randomId } from "@/lib/secrets";
 import { createdInit } from "../helpers/api";
@@ -224,16 +226,28 @@ async function freshInit(input: InitFormInput): Promise<Fresh> {
   return { id: init.id, userCode: init.user_code };
 }
 
+/**
+ * Waits for the keys of the projects the approvals created, which are generated in the
+ * background: finished during the Deny property, they would be blamed on a deny.
+ */
+async function projectKeysSettled(): Promise<void> {
+  const prisma = await db();
+  const keyless = await prisma.project.findMany({ where: { key: null }, select: { id: true } });
+  for (const { id } of keyless) await projectPublicKey(config(), id);
+}
+
 describe("hostile input through HTTP: the init page's Approve and Deny forms", () => {
   it(
     `POST /init/{id}/approve answers ${NUM_RUNS} generated requests (seed ${SEED}) with a 303 on this site, a documented code, and a refusal writes nothing`,
-    () =>
-      assertHostileForm(
+    async () => {
+      await assertHostileForm(
         "POST /init/{id}/approve",
         inputArb(approveFieldsArb(), "project=new&code_confirmed=yes&name="),
         (input, fresh: Fresh) => sendInitForm(approveRoute, "approve", input, fresh),
         freshInit,
-      ),
+      );
+      await projectKeysSettled();
+    },
     PROPERTY_TIMEOUT_MS,
   );
 
