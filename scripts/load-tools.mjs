@@ -23,8 +23,7 @@ export function rssMiB(pid) {
 
 /**
  * A request function for one server over keep-alive sockets, as many as requests in flight
- * (the callers bound those). No cap: a request queued behind a cap can be stranded when a
- * killed server's sockets all fail at once, and the process then exits waiting for it.
+ * (the callers bound those). Every request settles: answered, failed, or cut off.
  * @param {number} port
  * @returns {{ send: Send, close: () => void }}
  */
@@ -38,6 +37,9 @@ export function client(port) {
         response.setEncoding("utf8");
         response.on("data", (chunk) => (text += chunk));
         response.on("end", () => resolve({ status: response.statusCode ?? 0, text, headers: response.headers }));
+        // A server killed in the middle of an answer: "aborted" on the response, never "end"
+        // and nothing on the request.
+        response.on("error", reject);
       });
       request.on("error", reject);
       // A server that dies mid-request must not leave the caller waiting for ever.

@@ -1,6 +1,6 @@
 // @ts-check
 // `npm test`: every suite. Installs if needed, type-checks, runs the unit and API tests, the
-// end-to-end tests and the soak on SQLite; with TEST_POSTGRES_URL (a PostgreSQL server's maintenance
+// end-to-end tests, the crash test and the soak on SQLite; with TEST_POSTGRES_URL (a PostgreSQL server's maintenance
 // database, e.g. postgresql://postgres:secret@127.0.0.1:5432/postgres) runs the API and
 // end-to-end tests again on PostgreSQL, then the two-instance suite.
 import { spawnSync } from "node:child_process";
@@ -34,6 +34,7 @@ step("type check", bin("tsc"), ["-p", "."]);
 step("unit and API tests on SQLite", bin("vitest"), ["run"]);
 step("production build", bin("next"), ["build"], { env: { NODE_ENV: "production" } });
 step("end-to-end tests on SQLite", bin("playwright"), ["test"]);
+step("crash test: SIGKILL under load, three rounds", process.execPath, ["scripts/crash-test.mjs"]);
 step("soak: 60 s of polling clients and links", process.execPath, ["scripts/soak.mjs"]);
 if (postgresUrl) {
   step("API tests on PostgreSQL", bin("vitest"), ["run", "tests/api"], { postgresql: true });
