@@ -22,7 +22,9 @@ export default defineConfig({
       MASTER_KEY: "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=",
     },
     pool: "forks",
-    testTimeout: 20_000,
+    // Many tests wait for a new project's RSA-4096 key: its generation time is random (0.5 s to
+    // 5 s on one idle core here) and the suites share the machine's cores with each other.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });
