@@ -113,12 +113,13 @@ async function activeKey(cfg: Config): Promise<SigningKey> {
 }
 
 /**
- * Checks that the master key opens every stored signing key (a SealedValueError if not), then
- * makes sure one exists, so the first link does not pay for it.
+ * Makes sure a signing key exists, so the first link does not pay for it, then checks that the
+ * master key opens every stored key (a SealedValueError if not). The check comes last: an
+ * instance that lost the race for the first key to one with another master key must find out.
  */
 export async function prepareSigningKey(cfg: Config): Promise<void> {
-  for (const key of await keySet("reload")) privateKeyOf(cfg, key);
   await activeKey(cfg);
+  for (const key of await keySet("reload")) privateKeyOf(cfg, key);
 }
 
 /**
