@@ -3,7 +3,7 @@
 // would download them; the project uses the JavaScript schema engine and a driver adapter
 // (prisma.config.ts), so placeholder files satisfy the check and nothing is fetched.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -54,6 +54,18 @@ export function runPrisma(args, extraEnv = {}) {
     stdio: "inherit",
   });
   return result.status ?? 1;
+}
+
+export const GENERATED_CLIENTS = ["prisma", "prisma-postgresql"].map((name) => path.join(root, "lib", "generated", name, "client.ts"));
+
+/**
+ * True when a generated client is missing or older than the data model, as after a pull that
+ * changed the schema: the build must not compile against the previous model's client.
+ * @param {string} [schema] @param {string[]} [clients]
+ */
+export function clientsAreStale(schema = SQLITE_SCHEMA, clients = GENERATED_CLIENTS) {
+  const modelChangedAt = statSync(schema).mtimeMs;
+  return clients.some((client) => !existsSync(client) || statSync(client).mtimeMs < modelChangedAt);
 }
 
 /** Both providers' clients: the app picks one by DATABASE_URL at run time. */

@@ -1,5 +1,5 @@
 // @ts-check
-// `npm start`: everything a fresh clone needs before it serves — the dependencies, the Prisma client, the
+// `npm start`: everything a fresh clone needs before it serves — the dependencies, the Prisma clients, the
 // database's migrations, a production build when the sources are newer than the last one —
 // then the server itself. `npm start -- --dev` serves the development build instead.
 import { spawnSync } from "node:child_process";
@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureInstalled } from "./install.mjs";
-import { generateClients, runPrisma } from "./prisma.mjs";
+import { runPrisma } from "./prisma.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dev = process.argv.includes("--dev");
@@ -58,10 +58,6 @@ async function migrate() {
 }
 
 ensureInstalled();
-const clients = ["prisma", "prisma-postgresql"].map((name) => path.join(root, "lib", "generated", name, "client.ts"));
-if (!clients.every((client) => existsSync(client)) && generateClients() !== 0) {
-  fail("generating the Prisma clients failed.");
-}
 await migrate();
 if (!dev && buildIsStale()) {
   const build = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
