@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Config } from "../config";
 import { db, isUniqueViolation } from "../db";
 import { ApiError } from "../http/errors";
-import { consumeRateLimit } from "../limits/rate-limit";
+import { assertUnderLimit, recordEvent } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import { projectPublicKey } from "../projects/keys";
 import { RANDOM_ID_PATTERN, randomId } from "../secrets";
@@ -54,7 +54,10 @@ export async function createProjectLink(cfg: Config, token: AuthenticatedToken, 
   const select = { id: true, accessTokenId: true, revokedAt: true };
   const existing = await prisma.projectLink.findUnique({ where, select });
   const retriedLinkId = existing === null ? null : reuse(existing, token);
-  await consumeRateLimit(limitRules(cfg).linksPerToken, token.id);
+  const linksPerToken = limitRules(cfg).linksPerToken;
+  // Counted only once the link is made or reused: a request that loses the race for this
+  // (project, iv) to another token is refused with a 409 and must write nothing.
+  await assertUnderLimit(linksPerToken, token.id);
   // Never a link without a key: this waits for a key still being generated.
   const key = await projectPublicKey(cfg, project);
   const newLink = async (): Promise<string> => {
@@ -68,6 +71,7 @@ export async function createProjectLink(cfg: Config, token: AuthenticatedToken, 
     }
   };
   const linkId = retriedLinkId ?? (await newLink());
+  await recordEvent(linksPerToken, token.id);
   await recordTokenUse(token.id);
   // A bearer never outlives the access token that made it.
   const lifetimeEnd = Date.now() + cfg.linkLifetimeMs;

@@ -114,6 +114,21 @@ describe("Create Project Link", () => {
     expect(await prisma.projectLink.count({ where: { projectId: client.projectId } })).toBe(1);
   });
 
+  it("counts only the winner when two tokens race for one (project, iv): the 409 writes no rate-limit count", async () => {
+    const client = await approvedClient();
+    const personal = await createAccessToken(client.userId, { name: "laptop", scope: "all", lifetime: "30" });
+    const rounds = 10;
+    for (let round = 0; round < rounds; round++) {
+      const iv = randomIv();
+      const statuses = (await Promise.all([client.accessToken, personal.token].map((token) => createLink(client.projectId, iv, withToken(token))))).map((response) => response.status);
+      expect(statuses.toSorted()).toEqual([200, 409]);
+    }
+    const prisma = await db();
+    const tokens = await prisma.accessToken.findMany({ where: { userId: client.userId }, select: { id: true } });
+    const counters = await prisma.rateLimit.findMany({ where: { key: { in: tokens.map((token) => `links-token:${token.id}`) } } });
+    expect(counters.reduce((sum, counter) => sum + counter.count, 0)).toBe(rounds);
+  });
+
   it("answers 409 to another token using a (project, iv) already linked, and writes nothing", async () => {
     const client = await approvedClient();
     const iv = randomIv();
