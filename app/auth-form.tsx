@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { safeReturnTo } from "@/lib/auth/return-to";
+import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-limits";
 import { formErrorMessage } from "@/lib/http/messages";
 import { ErrorAlert } from "./form-parts";
 
@@ -27,7 +28,7 @@ function AuthForm({ mode, returnTo, error }: { mode: "signin" | "signup"; return
       <ErrorAlert message={error} />
       <label>
         Email
-        <input name="email" type="email" autoComplete="email" required maxLength={254} />
+        <input name="email" type="email" autoComplete="email" required maxLength={EMAIL_MAX} />
       </label>
       <label>
         Password
@@ -36,10 +37,10 @@ function AuthForm({ mode, returnTo, error }: { mode: "signin" | "signup"; return
           type="password"
           autoComplete={mode === "signin" ? "current-password" : "new-password"}
           required
-          minLength={mode === "signup" ? 10 : undefined}
-          maxLength={1024}
+          minLength={mode === "signup" ? PASSWORD_MIN : undefined}
+          maxLength={PASSWORD_MAX}
         />
-        {mode === "signup" ? <span className="hint">At least 10 characters.</span> : null}
+        {mode === "signup" ? <span className="hint">At least {PASSWORD_MIN} characters.</span> : null}
       </label>
       <button type="submit">{mode === "signin" ? "Sign in" : "Create account"}</button>
       <p className="muted">

@@ -1,5 +1,5 @@
 import { db } from "./db";
-import { ApiError } from "./http/errors";
+import { ApiError } from "./errors";
 
 const HEALTH_TIMEOUT_MS = 2000;
 

@@ -1,7 +1,7 @@
 import { config, ConfigError } from "./config";
 import { SealedValueError } from "./crypto/sealed";
 import { prepareSigningKey } from "./links/signing-keys";
-import { startSweeping } from "./maintenance/sweep";
+import { startMaintenance } from "./maintenance/maintenance";
 
 function exit(message: string): never {
   console.error(message);
@@ -27,5 +27,5 @@ export async function startUp(): Promise<void> {
     }
     throw error;
   }
-  startSweeping(config(), config().sweepIntervalMs);
+  startMaintenance(config());
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { currentUser } from "@/lib/auth/current";
+import { currentUser } from "@/lib/auth/current-user";
 import { listProjects } from "@/lib/projects/projects";
 
 export const metadata: Metadata = { title: "Projects" };

@@ -13,3 +13,9 @@ export function safeReturnTo(value: unknown): string {
   const target = parsed.pathname + parsed.search;
   return target.startsWith("//") || target.includes("\\") ? "/" : target;
 }
+
+/** Where a failed sign-in or sign-up sends the person back to, keeping the return target. */
+export function backToForm(page: "/signin" | "/signup", query: URLSearchParams): string {
+  const returnTo = safeReturnTo(query.get("returnTo"));
+  return returnTo === "/" ? page : `${page}?returnTo=${encodeURIComponent(returnTo)}`;
+}

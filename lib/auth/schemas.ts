@@ -1,12 +1,13 @@
 import { z } from "zod";
-import { PASSWORD_MAX, PASSWORD_MIN } from "./passwords";
+import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "../field-limits";
 
+/** The sign-in and sign-up forms. */
 export const credentialsSchema = z.object({
   email: z
     .string({ error: "is required" })
     .trim()
     .toLowerCase()
-    .max(254, { error: "must be at most 254 characters" })
+    .max(EMAIL_MAX, { error: `must be at most ${EMAIL_MAX} characters` })
     .pipe(z.email({ error: "must be an email address" })),
   password: z
     .string({ error: "is required" })

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 
 export const MAX_JSON_BODY_BYTES = 16 * 1024;
 
@@ -64,12 +64,18 @@ export async function discardBody(request: Request): Promise<void> {
 
 export const MAX_FORM_BODY_BYTES = 8 * 1024;
 
-/** An HTML form's fields (application/x-www-form-urlencoded), read within a size limit. */
-export async function readFormBody(request: Request): Promise<URLSearchParams> {
+/**
+ * An HTML form's fields (application/x-www-form-urlencoded), read within a size limit. A field
+ * sent twice keeps its first value.
+ */
+export async function readFormBody(request: Request): Promise<Record<string, string>> {
   const mediaType = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (mediaType !== "application/x-www-form-urlencoded") {
     throw new ApiError("unsupported_media_type", "Send the form as application/x-www-form-urlencoded.");
   }
   const bytes = await readLimited(request, MAX_FORM_BODY_BYTES);
-  return new URLSearchParams(new TextDecoder().decode(bytes));
+  const seen = new Set<string>();
+  const first = [...new URLSearchParams(new TextDecoder().decode(bytes))].filter(([name]) => !seen.has(name) && seen.add(name));
+  // fromEntries defines own properties, so a field named "__proto__" stays a plain field.
+  return Object.fromEntries(first);
 }

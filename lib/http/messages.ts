@@ -1,4 +1,4 @@
-import { errorStatus, type ErrorCode } from "./errors";
+import { ERROR_CODES, type ErrorCode } from "../errors";
 
 // What a page says for the `?error=<code>` a form post sent it back with.
 const MESSAGES: Partial<Record<ErrorCode, string>> = {
@@ -17,6 +17,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
 
 export function formErrorMessage(code: string | string[] | undefined): string | null {
   if (typeof code !== "string") return null;
-  if (!(code in errorStatus)) return null;
-  return MESSAGES[code as ErrorCode] ?? "Something went wrong. Please try again.";
+  const known = ERROR_CODES.find((candidate) => candidate === code);
+  if (known === undefined) return null;
+  return MESSAGES[known] ?? "Something went wrong. Please try again.";
 }

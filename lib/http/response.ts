@@ -1,4 +1,5 @@
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
+import { errorStatus } from "./error-status";
 
 // Answers of the API are never cached: they carry state that changes and, later, secrets.
 const API_HEADERS = { "Cache-Control": "no-store" };
@@ -10,14 +11,15 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 /** The JSON answer for an error; `envelope` adds fields a route's contract puts on every failure. */
 export function errorResponse(error: ApiError, envelope: Record<string, unknown> = {}): Response {
   const { fields, interval, retryAfterSeconds } = error.extra;
+  const status = errorStatus[error.code];
   const headers: Record<string, string> = {};
   if (retryAfterSeconds !== undefined) headers["Retry-After"] = String(retryAfterSeconds);
-  if (error.status === 401) {
+  if (status === 401) {
     // RFC 6750 §3: a presented but unusable credential is named as such.
     headers["WWW-Authenticate"] = error.code === "invalid_token" ? 'Bearer realm="initlink", error="invalid_token"' : 'Bearer realm="initlink"';
   }
   return jsonResponse(
-    error.status,
+    status,
     {
       ...envelope,
       error: error.message,

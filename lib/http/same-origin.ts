@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { ApiError } from "./errors";
+import { ApiError } from "../errors";
 
 /**
  * Cross-site request check for form posts that change state: the browser's Origin must be the

@@ -1,32 +1,23 @@
 import { isIP } from "node:net";
 import { z } from "zod";
-import { UNSAFE_CHARACTERS } from "../text";
+import { SENDER_DEVICE_MAX, SENDER_IP_MAX, SENDER_MAX, SENDER_OS_MAX, USER_CODE_INPUT_MAX } from "../field-limits";
+import { projectNameSchema } from "../projects/schemas";
+import { requiredText, safeText } from "../text";
 
-// Limits of Create Init's fields, after trimming (documented in README.md).
-export const SENDER_MAX = 200;
-export const SENDER_DEVICE_MAX = 200;
-export const SENDER_OS_MAX = 100;
-
-
-const text = (max: number) =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? "is required" : "must be a string") })
-    .trim()
-    .max(max, { error: `must be at most ${max} characters` })
-    .refine((value) => !UNSAFE_CHARACTERS.test(value), { error: "must not contain control characters" });
+// Request schemas of the init operations (limits documented in README.md, Create Init).
 
 // Optional fields: absent, null and empty (after trimming) all mean "not reported".
 const optionalText = (max: number) =>
-  text(max)
+  safeText(max)
     .nullish()
     .transform((value) => (value ? value : null));
 
 export const createInitBodySchema = z.object(
   {
-    sender: text(SENDER_MAX).min(1, { error: "is required" }),
+    sender: requiredText(SENDER_MAX),
     sender_device: optionalText(SENDER_DEVICE_MAX),
     sender_os: optionalText(SENDER_OS_MAX),
-    sender_ip: optionalText(45).refine((value) => value === null || isIP(value) !== 0, {
+    sender_ip: optionalText(SENDER_IP_MAX).refine((value) => value === null || isIP(value) !== 0, {
       error: "must be an IPv4 or IPv6 address",
     }),
   },
@@ -34,3 +25,29 @@ export const createInitBodySchema = z.object(
 );
 
 export type CreateInitBody = z.infer<typeof createInitBodySchema>;
+
+export const initIdParamsSchema = z.object({ id: z.string() });
+
+/** Where the person links the client: a new project named on the page, or one of theirs. */
+export type ProjectChoice = { kind: "new"; name: string } | { kind: "existing"; id: string };
+/** What the person did about the code: ticked that it matches, or typed it. */
+export type CodeCheck = { confirmed: boolean; entered: string };
+
+/** The approve form of the init page. */
+export const approveFormSchema = z
+  .object({
+    project: z.string({ error: "choose a project" }).max(100),
+    name: z.string().optional(),
+    code_confirmed: z.string().optional(),
+    user_code: z.string().max(USER_CODE_INPUT_MAX).optional(),
+  })
+  .transform((fields, ctx): { choice: ProjectChoice; check: CodeCheck } => {
+    const check = { confirmed: fields.code_confirmed === "yes", entered: fields.user_code ?? "" };
+    if (fields.project !== "new") return { choice: { kind: "existing", id: fields.project }, check };
+    const name = projectNameSchema.safeParse(fields.name);
+    if (!name.success) {
+      for (const issue of name.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: ["name"] });
+      return z.NEVER;
+    }
+    return { choice: { kind: "new", name: name.data }, check };
+  });

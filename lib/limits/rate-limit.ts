@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { db } from "../db";
-import { ApiError } from "../http/errors";
+import { ApiError } from "../errors";
 
 // Abuse limits: fixed-window counters in the database, so that every instance counts against
 // the same limit. Conditional statements in SQL that SQLite and PostgreSQL share count a

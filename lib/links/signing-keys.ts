@@ -1,19 +1,16 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, type KeyObject } from "node:crypto";
-import { errors as joseErrors, jwtVerify, SignJWT, type JWK, type JWTHeaderParameters } from "jose";
+import type { JWK } from "jose";
 import type { Config } from "../config";
 import { seal, unseal } from "../crypto/sealed";
 import { db, isUniqueViolation } from "../db";
-import { ApiError } from "../http/errors";
 import { randomId } from "../secrets";
 
-// The service's JWT signing keys: Ed25519 (alg EdDSA), newest signs. A key older than
-// SIGNING_KEY_ROTATION_DAYS is replaced on the next signature; the one it replaced stays
-// published (and accepted) until every bearer it could have signed has expired.
+// The service's JWT signing keys: Ed25519 (alg EdDSA), newest signs. The maintenance timer
+// (lib/maintenance/maintenance.ts) gives a key older than SIGNING_KEY_ROTATION_DAYS a successor;
+// the one it replaced stays published (and accepted) until every bearer it could have signed
+// has expired. Requests only read keys: a GET never writes one.
 
 export const LINK_JWT_ALGORITHM = "EdDSA";
-// RFC 9068's media type for JWT access tokens: a verifier can tell a link bearer from any other
-// JWT signed by the same keys.
-export const LINK_JWT_TYPE = "at+jwt";
 
 // How long this process trusts its copy of the key set. Another instance's new key is seen
 // within this time, and an old key stays published for this much longer than its bearers live.
@@ -92,56 +89,6 @@ async function addKey(cfg: Config, generation: number): Promise<void> {
   }
 }
 
-/**
- * The key that signs now. A key older than the rotation period gets a successor, which starts
- * signing once it has been published for as long as verifiers may cache the JWK Set.
- */
-async function activeKey(cfg: Config): Promise<SigningKey> {
-  const now = Date.now();
-  let keys = await keySet();
-  const newest = keys[0];
-  if (newest === undefined || now - newest.createdAt.getTime() >= cfg.signingKeyRotationMs) {
-    // Only a process whose master key opens the current key may add its successor: one started
-    // with a wrong MASTER_KEY must not leave a key that no other instance can use.
-    if (newest !== undefined) privateKeyOf(cfg, newest);
-    await addKey(cfg, (newest?.generation ?? 0) + 1);
-    keys = await keySet("reload");
-  }
-  const active = keys.find((key) => now - key.createdAt.getTime() >= JWKS_MAX_AGE_SECONDS * 1000) ?? keys[0];
-  if (active === undefined) throw new Error("no signing key after adding one");
-  return active;
-}
-
-/**
- * Makes sure a signing key exists, so the first link does not pay for it, then checks that the
- * master key opens every stored key (a SealedValueError if not). The check comes last: an
- * instance that lost the race for the first key to one with another master key must find out.
- */
-export async function prepareSigningKey(cfg: Config): Promise<void> {
-  await activeKey(cfg);
-  for (const key of await keySet("reload")) privateKeyOf(cfg, key);
-}
-
-/**
- * Keys that verify: the newest, and each older one until its successor has been signing for
- * longer than a bearer lives (plus the times in which the older key may still sign here or in
- * another instance's cache).
- */
-function publishedKeys(cfg: Config, keys: SigningKey[]): SigningKey[] {
-  const now = Date.now();
-  const graceMs = JWKS_MAX_AGE_SECONDS * 1000 + KEY_SET_CACHE_MS + cfg.linkLifetimeMs;
-  return keys.filter((_key, index) => {
-    const successor = keys[index - 1];
-    return successor === undefined || successor.createdAt.getTime() + graceMs > now;
-  });
-}
-
-/** The JWK Set published at /.well-known/jwks.json. */
-export async function jwks(cfg: Config): Promise<{ keys: JWK[] }> {
-  await activeKey(cfg);
-  return { keys: publishedKeys(cfg, await keySet()).map((key) => key.publicJwk) };
-}
-
 function privateKeyOf(cfg: Config, key: SigningKey): KeyObject {
   let privateKey = privateKeys.get(key.kid);
   if (privateKey === undefined) {
@@ -152,50 +99,60 @@ function privateKeyOf(cfg: Config, key: SigningKey): KeyObject {
   return privateKey;
 }
 
-export type LinkClaims = { linkId: string; projectId: string; expiresAt: Date };
-
-/** The audience of a link bearer: the project resource it opens (RFC 8707 style). */
-export const linkAudience = (cfg: Config, projectId: string) => `${cfg.appUrl}/api/projects/${projectId}`;
-
-export async function signLinkBearer(cfg: Config, claims: LinkClaims): Promise<string> {
-  const key = await activeKey(cfg);
-  return new SignJWT({ project_id: claims.projectId })
-    .setProtectedHeader({ alg: LINK_JWT_ALGORITHM, kid: key.kid, typ: LINK_JWT_TYPE })
-    .setIssuer(cfg.appUrl)
-    .setAudience(linkAudience(cfg, claims.projectId))
-    .setSubject(claims.linkId)
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(claims.expiresAt.getTime() / 1000))
-    .setJti(randomId())
-    .sign(privateKeyOf(cfg, key));
+/** The stored keys; the first one is made if there is none yet (a fresh database). */
+async function existingKeys(cfg: Config): Promise<SigningKey[]> {
+  const keys = await keySet();
+  if (keys.length > 0) return keys;
+  await addKey(cfg, 1);
+  return keySet("reload");
 }
 
-async function verificationKey(cfg: Config, header: JWTHeaderParameters): Promise<KeyObject> {
-  const find = (keys: SigningKey[]) => publishedKeys(cfg, keys).find((key) => key.kid === header.kid);
-  // A kid this process has not seen may be another instance's new key: look once more.
-  const key = find(await keySet()) ?? find(await keySet("recheck"));
-  if (key === undefined) throw new ApiError("invalid_token", "The bearer token was not signed by a key of this service.");
-  return key.publicKey;
+/**
+ * The key that signs now: the newest that has been published for as long as verifiers may
+ * cache the JWK Set, so that no verifier meets a kid it cannot know yet.
+ */
+export async function signingKey(cfg: Config): Promise<{ kid: string; privateKey: KeyObject }> {
+  const now = Date.now();
+  const keys = await existingKeys(cfg);
+  const active = keys.find((key) => now - key.createdAt.getTime() >= JWKS_MAX_AGE_SECONDS * 1000) ?? keys[0];
+  if (active === undefined) throw new Error("no signing key after adding one");
+  return { kid: active.kid, privateKey: privateKeyOf(cfg, active) };
 }
 
-const invalidBearer = () => new ApiError("invalid_token", "The bearer token is not valid for this project.");
+/**
+ * Gives the newest key a successor once it is older than the rotation period. Only a process
+ * whose master key opens the current key may: one started with a wrong MASTER_KEY must not
+ * leave a key that no other instance can use.
+ */
+export async function rotateSigningKeys(cfg: Config): Promise<void> {
+  const newest = (await existingKeys(cfg))[0];
+  if (newest === undefined || Date.now() - newest.createdAt.getTime() < cfg.signingKeyRotationMs) return;
+  privateKeyOf(cfg, newest);
+  await addKey(cfg, newest.generation + 1);
+  await keySet("reload");
+}
 
-/** The link (`sub`) and expiry (ms) of a valid bearer for `projectId`; anything else is a 401. */
-export async function verifyLinkBearer(cfg: Config, jwt: string, projectId: string): Promise<{ linkId: string; expiresAt: number }> {
-  try {
-    const { payload } = await jwtVerify(jwt, (header) => verificationKey(cfg, header), {
-      algorithms: [LINK_JWT_ALGORITHM],
-      typ: LINK_JWT_TYPE,
-      issuer: cfg.appUrl,
-      audience: linkAudience(cfg, projectId),
-      requiredClaims: ["sub", "iat", "exp", "jti"],
-    });
-    if (payload.project_id !== projectId || payload.sub === undefined || payload.exp === undefined) throw invalidBearer();
-    return { linkId: payload.sub, expiresAt: payload.exp * 1000 };
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    if (error instanceof joseErrors.JWTExpired) throw new ApiError("invalid_token", "The bearer token has expired. Create the link again.");
-    if (error instanceof joseErrors.JOSEError) throw invalidBearer();
-    throw error;
-  }
+/**
+ * Makes sure a signing key exists, so the first link does not pay for it, then checks that the
+ * master key opens every stored key (a SealedValueError if not). The check comes last: an
+ * instance that lost the race for the first key to one with another master key must find out.
+ */
+export async function prepareSigningKey(cfg: Config): Promise<void> {
+  await existingKeys(cfg);
+  for (const key of await keySet("reload")) privateKeyOf(cfg, key);
+}
+
+/**
+ * Keys that verify: the newest, and each older one until its successor has been signing for
+ * longer than a bearer lives (plus the times in which the older key may still sign here or in
+ * another instance's cache).
+ */
+export async function publishedKeys(cfg: Config, mode: "cached" | "recheck" = "cached"): Promise<{ kid: string; publicJwk: JWK; publicKey: KeyObject }[]> {
+  const keys = await keySet(mode);
+  const now = Date.now();
+  const graceMs = JWKS_MAX_AGE_SECONDS * 1000 + KEY_SET_CACHE_MS + cfg.linkLifetimeMs;
+  return keys.filter((_key, index) => {
+    const successor = keys[index - 1];
+    return successor === undefined || successor.createdAt.getTime() + graceMs > now;
+  });
 }

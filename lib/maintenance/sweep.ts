@@ -21,16 +21,3 @@ export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult>
   }
   return { inits: inits.count, sessions: sessions.count, rateLimits };
 }
-
-/** Runs the sweep now and every `intervalMs`, logging what it removed; never keeps the process alive. */
-export function startSweeping(cfg: Config, intervalMs: number): void {
-  const run = () => {
-    sweep(cfg)
-      .then((removed) => {
-        if (removed.inits + removed.sessions + removed.rateLimits > 0) console.log(JSON.stringify({ level: "info", msg: "swept", ...removed }));
-      })
-      .catch((error: unknown) => console.error(JSON.stringify({ level: "error", msg: "sweep failed", error: String(error) })));
-  };
-  run();
-  setInterval(run, intervalMs).unref();
-}

@@ -1,17 +1,8 @@
-import { z } from "zod";
 import type { Config } from "../config";
 import { db } from "../db";
 import { RANDOM_ID_PATTERN } from "../secrets";
-import { UNSAFE_CHARACTERS } from "../text";
 
-export const PROJECT_NAME_MAX = 100;
-
-export const projectNameSchema = z
-  .string({ error: "is required" })
-  .trim()
-  .min(1, { error: "is required" })
-  .max(PROJECT_NAME_MAX, { error: `must be at most ${PROJECT_NAME_MAX} characters` })
-  .refine((value) => !UNSAFE_CHARACTERS.test(value), { error: "must not contain control characters" });
+// Projects as their owner sees them, on the pages and where a person picks one.
 
 export type ProjectSummary = { id: string; name: string; createdAt: Date };
 

@@ -5,7 +5,7 @@ import { config } from "@/lib/config";
 import { unseal } from "@/lib/crypto/sealed";
 import { db } from "@/lib/db";
 import { hashSecret } from "@/lib/secrets";
-import { revokeAccessToken } from "@/lib/tokens/access-tokens";
+import { revokeAccessToken } from "@/lib/tokens/manage-access-tokens";
 import { createdInit, getInitStatus } from "../helpers/api";
 import { approve, deny, newAccount, signOut } from "../helpers/forms";
 import { approvedClient, createLink, getProject, linked, linkSnapshot, randomIv, withToken } from "../helpers/links";

@@ -4,6 +4,7 @@ import { POST as signInRoute } from "@/app/auth/signin/route";
 import { POST as signOutRoute } from "@/app/auth/signout/route";
 import { POST as signUpRoute } from "@/app/auth/signup/route";
 import { startSession } from "@/lib/auth/sessions";
+import type { RouteHandler } from "@/lib/http/route";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { MAX_FORM_BODY_BYTES } from "@/lib/http/body";
@@ -204,7 +205,7 @@ function credentialsInputArb(email: string, prefix: string, freshWeight: number)
   return fc.oneof({ arbitrary: hashed, weight: 1 }, { arbitrary: anything, weight: 4 });
 }
 
-type Route = (request: Request, context: { params: Promise<object> }) => Promise<Response>;
+type Route = RouteHandler;
 
 let sent = 0;
 /** The body with each `{unique}` (`{UNIQUE}`; as typed or URL-encoded) replaced by a number no other request used. */

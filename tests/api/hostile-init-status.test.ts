@@ -3,7 +3,7 @@ import { beforeAll, describe, it } from "vitest";
 import { GET as initStatusRoute } from "@/app/api/init/[id]/route";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import { projectPublicKey } from "@/lib/projects/keys";
+import { projectPublicKey } from "@/lib/projects/project-keys";
 import { createdInit, getInitStatus } from "../helpers/api";
 import { approve, deny, newAccount } from "../helpers/forms";
 import {

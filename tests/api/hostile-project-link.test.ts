@@ -6,9 +6,10 @@ import { POST as linkRoute } from "@/app/api/projects/[projectId]/link/[iv]/rout
 import { GET as projectRoute } from "@/app/api/projects/[projectId]/route";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import { revokeProjectLink } from "@/lib/links/links";
-import { signLinkBearer } from "@/lib/links/signing-keys";
-import { createAccessToken, revokeAccessToken } from "@/lib/tokens/access-tokens";
+import { revokeProjectLink } from "@/lib/links/manage-links";
+import { signLinkBearer } from "@/lib/links/link-bearer";
+import { createAccessToken } from "@/lib/tokens/issue-access-token";
+import { revokeAccessToken } from "@/lib/tokens/manage-access-tokens";
 import { approvedClient, linked, publishedJwks } from "../helpers/links";
 import {
   assertHostile,

@@ -36,7 +36,7 @@ type Get = (request: Request, context: { params: Promise<Record<string, never>> 
 const routes: [RouteName, string, Get][] = [
   ["GET /.well-known/jwks.json", "/.well-known/jwks.json", jwksRoute],
   ["GET /api/health", "/api/health", healthRoute],
-  ["GET /api/live", "/api/live", () => liveRoute()],
+  ["GET /api/live", "/api/live", liveRoute],
 ];
 
 describe("hostile input: routes without input", () => {

@@ -4,9 +4,10 @@ import { describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
 import { unseal } from "@/lib/crypto/sealed";
 import { db } from "@/lib/db";
-import { projectKeyAssociatedData } from "@/lib/projects/keys";
+import { projectKeyAssociatedData } from "@/lib/projects/project-keys";
 import { hashSecret } from "@/lib/secrets";
-import { createAccessToken, revokeAccessToken } from "@/lib/tokens/access-tokens";
+import { createAccessToken } from "@/lib/tokens/issue-access-token";
+import { revokeAccessToken } from "@/lib/tokens/manage-access-tokens";
 import { approvedClient, createLink, getProject, linked, linkSnapshot, publishedJwks, randomIv, withToken } from "../helpers/links";
 
 const APP_URL = "https://initlink.test";
@@ -321,7 +322,7 @@ describe("GET /api/projects/{projectId} with a link bearer", () => {
   it("refuses an expired bearer", async () => {
     const client = await approvedClient();
     const link = await linked(client.projectId, client.accessToken);
-    const { signLinkBearer } = await import("@/lib/links/signing-keys");
+    const { signLinkBearer } = await import("@/lib/links/link-bearer");
     const expired = await signLinkBearer(config(), { linkId: link.link_id, projectId: client.projectId, expiresAt: new Date(Date.now() - 1000) });
     expect(expired).toMatch(JWT_SHAPE);
     const response = await getProject(client.projectId, { authorization: `Bearer ${expired}` });

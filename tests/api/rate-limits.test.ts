@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { signInDelayMs } from "@/lib/auth/accounts";
+import { signInDelayMs } from "@/lib/auth/sign-in";
 import { addressSubject } from "@/lib/limits/rate-limit";
 import { db } from "@/lib/db";
 import { createdInit, createInitJson, getInitStatus } from "../helpers/api";

@@ -1,12 +1,15 @@
 import { decodeProtectedHeader } from "jose";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import { createAccessToken } from "@/lib/tokens/access-tokens";
+import { runMaintenance } from "@/lib/maintenance/maintenance";
+import { createAccessToken } from "@/lib/tokens/issue-access-token";
 import { approvedClient, getProject, linked, publishedJwks } from "../helpers/links";
 
 // Key rotation over two months of a faked clock (only Date is faked; the database is real).
 // Defaults: the signing key rotates after 30 days, a bearer lives 30 days, verifiers may
-// cache the JWKS for 5 minutes.
+// cache the JWKS for 5 minutes. Rotation is the maintenance timer's work (runMaintenance),
+// never a request's.
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
@@ -35,9 +38,12 @@ describe("signing key rotation", () => {
     const lateBearer = await linked(client.projectId, personal.token);
     expect(kidOf(lateBearer.jwt)).toBe(firstKid);
 
-    // Day 31: the key is due; a successor is made and published, but the old key still signs
-    // until verifiers' cached key sets can have caught up.
+    // Day 31: the key is due; requests do not rotate it, the maintenance timer does. The
+    // successor is published at once, but the old key still signs until verifiers' cached key
+    // sets can have caught up.
     vi.setSystemTime(start + 31 * DAY_MS);
+    expect(await kids()).toEqual([firstKid]);
+    await runMaintenance(config());
     const duringHandover = await linked(client.projectId, personal.token);
     expect(kidOf(duringHandover.jwt)).toBe(firstKid);
     const published = await kids();
@@ -53,6 +59,7 @@ describe("signing key rotation", () => {
     // Day 62: every bearer the first key could have signed has expired, so it is no longer
     // published; the second key is due in turn and has a successor.
     vi.setSystemTime(start + 62 * DAY_MS);
+    await runMaintenance(config());
     const now = await kids();
     expect(now).not.toContain(firstKid);
     expect(now).toContain(secondKid);
@@ -75,7 +82,6 @@ describe("a server started with the wrong master key", () => {
   });
 
   it("is refused before it can add a signing key that the other instances cannot open, even when rotation is due", async () => {
-    const { config } = await import("@/lib/config");
     const { prepareSigningKey } = await import("@/lib/links/signing-keys");
     await prepareSigningKey(config());
     const prisma = await db();
@@ -86,6 +92,7 @@ describe("a server started with the wrong master key", () => {
     const other = await import("@/lib/links/signing-keys");
     const wrong = { ...config(), masterKey: Buffer.alloc(32, 9) };
     await expect(other.prepareSigningKey(wrong)).rejects.toThrow("does not open");
+    await expect(other.rotateSigningKeys(wrong)).rejects.toThrow("does not open");
     expect(await prisma.signingKey.count()).toBe(before);
   });
 });

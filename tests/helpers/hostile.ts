@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, expect } from "vitest";
-import { sessionCookieName } from "@/lib/auth/sessions";
+import { sessionCookieName } from "@/lib/auth/session-cookie";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import type { ErrorCode } from "@/lib/http/errors";
+import type { ErrorCode } from "@/lib/errors";
 import { formErrorMessage } from "@/lib/http/messages";
 
 // The hostile-input suite's shared part (issue 5, "Hostile input"): generators for bodies,

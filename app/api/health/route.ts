@@ -1,7 +1,6 @@
-import { apiRoute } from "@/lib/http/handler";
-import { jsonResponse } from "@/lib/http/response";
 import { checkHealth } from "@/lib/health";
+import { route } from "@/lib/http/route";
 
 // GET /api/health — readiness for load balancers and orchestrators: 200 when the database
 // answers, 503 when it does not. /api/live is liveness (the process answers at all).
-export const GET = apiRoute(async () => jsonResponse(200, await checkHealth()));
+export const GET = route({ auth: "none", answer: { status: 200 } }, () => checkHealth());

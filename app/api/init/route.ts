@@ -1,16 +1,9 @@
-import { config } from "@/lib/config";
-import { readJsonBody } from "@/lib/http/body";
-import { apiRoute } from "@/lib/http/handler";
-import { requestOrigin } from "@/lib/http/origin";
-import { jsonResponse } from "@/lib/http/response";
-import { parseInput } from "@/lib/http/validate";
-import { createInit } from "@/lib/init/create";
+import { route } from "@/lib/http/route";
+import { createInit, type CreatedInit } from "@/lib/init/create-init";
 import { createInitBodySchema } from "@/lib/init/schemas";
 
 // POST /api/init — Create Init
-export const POST = apiRoute(async (request) => {
-  const cfg = config();
-  const body = parseInput(createInitBodySchema, await readJsonBody(request));
-  const init = await createInit(cfg, body, requestOrigin(cfg, request));
-  return jsonResponse(201, init, { Location: init.url });
-});
+export const POST = route(
+  { auth: "none", body: { json: createInitBodySchema }, answer: { status: 201, headers: (init: CreatedInit) => ({ Location: init.url }) } },
+  ({ cfg, body, origin }) => createInit(cfg, body, origin),
+);

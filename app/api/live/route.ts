@@ -1,4 +1,4 @@
+import { route } from "@/lib/http/route";
+
 // GET /api/live — liveness: answers without touching anything (the benchmark's baseline).
-export function GET(): Response {
-  return Response.json({ ok: true }, { headers: { "Cache-Control": "no-store" } });
-}
+export const GET = route({ auth: "none", answer: { status: 200 } }, async () => ({ ok: true }));

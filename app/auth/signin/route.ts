@@ -1,6 +1,10 @@
-import { authenticateFromForm, backToForm } from "@/lib/auth/forms";
-import { config } from "@/lib/config";
-import { formRoute } from "@/lib/http/form-route";
+import { backToForm, safeReturnTo } from "@/lib/auth/return-to";
+import { credentialsSchema } from "@/lib/auth/schemas";
+import { signIn } from "@/lib/auth/sign-in";
+import { route } from "@/lib/http/route";
 
 // POST /auth/signin — the sign-in form
-export const POST = formRoute<object>((_params, query) => backToForm("/signin", query), (request) => authenticateFromForm(config(), request, "signin"));
+export const POST = route(
+  { auth: "none", sameOrigin: true, body: { form: credentialsSchema }, answer: { redirect: true, back: (_params, query) => backToForm("/signin", query) } },
+  async ({ cfg, body, origin, query }) => ({ setCookie: await signIn(cfg, body, origin), to: safeReturnTo(query.get("returnTo")) }),
+);

@@ -1,14 +1,8 @@
-import { clearedSessionCookie, endSession, sessionTokenFromHeaders } from "@/lib/auth/sessions";
-import { config } from "@/lib/config";
-import { formRoute } from "@/lib/http/form-route";
-import { redirectResponse } from "@/lib/http/response";
+import { signOut } from "@/lib/auth/sessions";
+import { route } from "@/lib/http/route";
 
 // POST /auth/signout — deletes the session and its cookie
-export const POST = formRoute<object>(
-  () => "/",
-  async (request) => {
-    const cfg = config();
-    await endSession(sessionTokenFromHeaders(cfg, request.headers));
-    return redirectResponse(cfg.appUrl, "/", clearedSessionCookie(cfg));
-  },
-);
+export const POST = route({ auth: "none", sameOrigin: true, answer: { redirect: true, back: () => "/" } }, async ({ cfg, sessionToken }) => ({
+  setCookie: await signOut(cfg, sessionToken),
+  to: "/",
+}));

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import type { InitStatus as Status } from "@/lib/init/status";
+import type { InitStatus as Status } from "@/lib/init/init-lifecycle";
 
 const LABELS: Record<Status, string> = {
   pending: "Waiting for approval",

@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { currentUser } from "@/lib/auth/current";
+import { currentUser } from "@/lib/auth/current-user";
 import { config } from "@/lib/config";
+import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-limits";
 import { formErrorMessage } from "@/lib/http/messages";
-import { findInitView, type InitView } from "@/lib/init/view";
+import { findInitView, type InitView } from "@/lib/init/init-view";
 import { listProjects } from "@/lib/projects/projects";
 import { LiveStatus } from "./live-status";
 import { ErrorAlert } from "../../form-parts";
@@ -65,7 +66,7 @@ function Decision({ init, projects, codeCheck }: { init: InitView; projects: { i
         ) : (
           <label>
             Code shown in your terminal
-            <input name="user_code" required autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={20} placeholder="XXXX-XXXX" />
+            <input name="user_code" required autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={USER_CODE_INPUT_MAX} placeholder="XXXX-XXXX" />
           </label>
         )}
         <fieldset>
@@ -74,7 +75,7 @@ function Decision({ init, projects, codeCheck }: { init: InitView; projects: { i
             <input type="radio" name="project" value="new" defaultChecked /> a new project named
           </label>
           <div className="indent">
-            <input name="name" defaultValue={init.sender.slice(0, 100)} maxLength={100} aria-label="New project name" />
+            <input name="name" defaultValue={init.sender.slice(0, PROJECT_NAME_MAX)} maxLength={PROJECT_NAME_MAX} aria-label="New project name" />
           </div>
           {projects.map((project) => (
             <label className="check" key={project.id}>

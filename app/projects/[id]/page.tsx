@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { currentUser } from "@/lib/auth/current";
+import { currentUser } from "@/lib/auth/current-user";
 import { config } from "@/lib/config";
 import { formErrorMessage } from "@/lib/http/messages";
-import { listProjectLinks, type LinkStatus, type LinkSummary } from "@/lib/links/links";
-import { prepareProjectKey, storedKey, type ProjectPublicKey } from "@/lib/projects/keys";
+import { listProjectLinks, type LinkStatus, type LinkSummary } from "@/lib/links/manage-links";
+import { prepareProjectKey, storedKey, type ProjectPublicKey } from "@/lib/projects/project-keys";
 import { findOwnedProject } from "@/lib/projects/projects";
 import { CopyButton } from "../../copy-button";
 import { KeyPending } from "./key-pending";

@@ -2,7 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import type { NewTokenAnswer } from "@/lib/tokens/forms";
+import { TOKEN_NAME_MAX } from "@/lib/field-limits";
+import type { NewTokenAnswer } from "@/lib/tokens/issue-access-token";
 import { CopyButton } from "../../copy-button";
 import { ErrorAlert } from "../../form-parts";
 
@@ -63,7 +64,7 @@ export function NewTokenForm({ scopes, lifetimes, defaultLifetime }: { scopes: C
         <ErrorAlert message={error} />
         <label>
           Token name
-          <input name="name" type="text" required maxLength={100} autoComplete="off" placeholder="e.g. laptop CLI" />
+          <input name="name" type="text" required maxLength={TOKEN_NAME_MAX} autoComplete="off" placeholder="e.g. laptop CLI" />
         </label>
         <label>
           Projects

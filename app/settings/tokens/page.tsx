@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { currentUser } from "@/lib/auth/current";
+import { currentUser } from "@/lib/auth/current-user";
 import { formErrorMessage } from "@/lib/http/messages";
 import { listProjects } from "@/lib/projects/projects";
-import { listAccessTokens, TOKEN_LIFETIME_CHOICES, type AccessTokenSummary } from "@/lib/tokens/access-tokens";
+import { listAccessTokens, type AccessTokenSummary } from "@/lib/tokens/manage-access-tokens";
+import { TOKEN_LIFETIME_CHOICES } from "@/lib/tokens/schemas";
 import { NewTokenForm, type Choice } from "./new-token-form";
 import { ErrorAlert, RevokeButton } from "../../form-parts";
 

@@ -1,6 +1,18 @@
-import { config } from "@/lib/config";
-import { formRoute } from "@/lib/http/form-route";
-import { approveFromForm } from "@/lib/init/forms";
+import { route } from "@/lib/http/route";
+import { approveInit } from "@/lib/init/approve-init";
+import { approveFormSchema, initIdParamsSchema } from "@/lib/init/schemas";
 
 // POST /init/{id}/approve — the approve form of the init page
-export const POST = formRoute<{ id: string }>(({ id }) => `/init/${encodeURIComponent(id)}`, (request, { id }) => approveFromForm(config(), request, id));
+export const POST = route(
+  {
+    auth: "session",
+    sameOrigin: true,
+    params: initIdParamsSchema,
+    body: { form: approveFormSchema },
+    answer: { redirect: true, back: ({ id }) => `/init/${encodeURIComponent(id)}` },
+  },
+  async ({ cfg, auth: user, params, body }) => {
+    await approveInit(cfg, user.id, params.id, body.choice, body.check);
+    return { to: `/init/${params.id}` };
+  },
+);

@@ -1,6 +1,18 @@
-import { config } from "@/lib/config";
-import { formRoute } from "@/lib/http/form-route";
-import { denyFromForm } from "@/lib/init/forms";
+import { emptyFormSchema, route } from "@/lib/http/route";
+import { denyInit } from "@/lib/init/deny-init";
+import { initIdParamsSchema } from "@/lib/init/schemas";
 
 // POST /init/{id}/deny — the deny form of the init page
-export const POST = formRoute<{ id: string }>(({ id }) => `/init/${encodeURIComponent(id)}`, (request, { id }) => denyFromForm(config(), request, id));
+export const POST = route(
+  {
+    auth: "session",
+    sameOrigin: true,
+    params: initIdParamsSchema,
+    body: { form: emptyFormSchema },
+    answer: { redirect: true, back: ({ id }) => `/init/${encodeURIComponent(id)}` },
+  },
+  async ({ params }) => {
+    await denyInit(params.id);
+    return { to: `/init/${params.id}` };
+  },
+);

@@ -1,11 +1,14 @@
 import type { Config } from "../config";
-import type { RequestOrigin } from "../http/origin";
 import { db } from "../db";
 import { addressSubject, consumeRateLimit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
-import { hashSecret, randomId } from "../secrets";
-import { newInitSecret, newUserCode } from "./codes";
+import type { RequestOrigin } from "../request-origin";
+import { hashSecret, randomId, randomSecret } from "../secrets";
 import type { CreateInitBody } from "./schemas";
+import { newUserCode } from "./user-code";
+
+// Create Init (SPEC §4.1): the client names itself and gets the status resource to poll, the
+// page to send the person to, and a secret that only it knows.
 
 export type CreatedInit = {
   id: string;
@@ -21,14 +24,17 @@ export type CreatedInit = {
 export const initStatusUrl = (cfg: Config, id: string) => `${cfg.appUrl}/api/init/${id}`;
 export const initPageUrl = (cfg: Config, id: string) => `${cfg.appUrl}/init/${id}`;
 
+/** The prefix of the one-time secret only the creating client learns; secret scanners find it by it. */
+export const INIT_SECRET_PREFIX = "ilsec_";
+
 const USER_AGENT_MAX = 500;
 
-// Create Init. URLs come from the configured APP_URL only, never from the request's Host.
+// URLs come from the configured APP_URL only, never from the request's Host.
 export async function createInit(cfg: Config, body: CreateInitBody, origin: RequestOrigin): Promise<CreatedInit> {
   await consumeRateLimit(limitRules(cfg).createInit, addressSubject(origin.address));
   const prisma = await db();
   const now = Date.now();
-  const secret = newInitSecret();
+  const secret = randomSecret(INIT_SECRET_PREFIX);
   const init = await prisma.init.create({
     data: {
       id: randomId(),

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { newUserCode, USER_CODE_ALPHABET } from "@/lib/init/codes";
+import { newUserCode, USER_CODE_ALPHABET } from "@/lib/init/user-code";
 import { RANDOM_ID_PATTERN, randomId } from "@/lib/secrets";
-import { effectiveStatus } from "@/lib/init/status";
 
 describe("init codes", () => {
   it("makes URL-safe 128-bit ids", () => {
@@ -16,17 +15,5 @@ describe("init codes", () => {
     expect(codes.every((code) => /^[A-Z]{4}-[A-Z]{4}$/.test(code))).toBe(true);
     const used = new Set(codes.join("").replace(/-/g, ""));
     expect([...used].sort().join("")).toBe(USER_CODE_ALPHABET);
-  });
-});
-
-describe("effectiveStatus", () => {
-  const expiresAt = new Date(10_000);
-  it.each([
-    ["pending", 9_999, "pending"],
-    ["pending", 10_000, "expired"],
-    ["done", 20_000, "done"],
-    ["denied", 20_000, "denied"],
-  ])("reads %s at %d as %s", (stored, now, expected) => {
-    expect(effectiveStatus(stored, expiresAt, now)).toBe(expected);
   });
 });

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
-
-// server.mjs puts the TCP peer's address in this header, replacing anything a client sent.
-export const PEER_ADDRESS_HEADER = "x-initlink-peer";
+import type { Config } from "../config";
+import type { RequestOrigin } from "../request-origin";
+import { PEER_ADDRESS_HEADER } from "../runtime/request-context.mjs";
 
 function normalise(address: string): string | null {
   const trimmed = address.trim();
@@ -20,4 +20,8 @@ export function clientAddress(headers: Headers, trustProxyHops: number): string 
   const chain = [...(headers.get("x-forwarded-for") ?? "").split(",").filter((part) => part.trim() !== ""), peer];
   const index = Math.max(0, chain.length - 1 - trustProxyHops);
   return normalise(chain[index]);
+}
+
+export function requestOrigin(cfg: Config, headers: Headers): RequestOrigin {
+  return { address: clientAddress(headers, cfg.trustProxyHops), userAgent: headers.get("user-agent") };
 }

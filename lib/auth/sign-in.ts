@@ -1,26 +1,12 @@
 import type { Config } from "../config";
-import { db, isUniqueViolation } from "../db";
-import { assertUnderLimit, countedEvents, recordEvent } from "../limits/rate-limit";
+import { db } from "../db";
+import { ApiError } from "../errors";
+import { addressSubject, assertUnderLimit, consumeRateLimit, countedEvents, recordEvent } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
-import { ApiError } from "../http/errors";
-import { randomId } from "../secrets";
-import { hashPassword, unknownUserHash, verifyPassword } from "./passwords";
+import type { RequestOrigin } from "../request-origin";
+import { unknownUserHash, verifyPassword } from "./passwords";
 import type { Credentials } from "./schemas";
-
-export async function signUp(credentials: Credentials): Promise<string> {
-  const prisma = await db();
-  const passwordHash = await hashPassword(credentials.password);
-  try {
-    const user = await prisma.user.create({
-      data: { id: randomId(), email: credentials.email, passwordHash, createdAt: new Date() },
-      select: { id: true },
-    });
-    return user.id;
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new ApiError("email_taken", "An account with this email already exists. Sign in instead.");
-    throw error;
-  }
-}
+import { startSession } from "./sessions";
 
 const MAX_SIGN_IN_DELAY_MS = 10_000;
 
@@ -30,12 +16,16 @@ export function signInDelayMs(failures: number, threshold: number): number {
 }
 
 /**
- * One message for an unknown email and a wrong password, and the same scrypt work for both.
- * Guessing is slowed per account (a growing wait, never a lockout: the owner can always sign
- * in) and stopped per account and address (`address` is the limit's subject for the client).
+ * Signs in with email and password; returns the new session's Set-Cookie value. One message
+ * for an unknown email and a wrong password, and the same scrypt work for both. Guessing is
+ * slowed per account (a growing wait, never a lockout: the owner can always sign in) and
+ * stopped per account and address.
  */
-export async function signIn(cfg: Config, credentials: Credentials, address: string): Promise<string> {
+export async function signIn(cfg: Config, credentials: Credentials, origin: RequestOrigin): Promise<string> {
   const rules = limitRules(cfg);
+  const address = addressSubject(origin.address);
+  // Every attempt counts against its address: each costs a password hash.
+  await consumeRateLimit(rules.authPerAddress, address);
   const accountAndAddress = `${credentials.email} ${address}`;
   await assertUnderLimit(rules.signInFailuresPerAccountAndAddress, accountAndAddress);
   const failures = await countedEvents(rules.signInFailuresPerAccount, credentials.email);
@@ -44,7 +34,7 @@ export async function signIn(cfg: Config, credentials: Credentials, address: str
   const prisma = await db();
   const user = await prisma.user.findUnique({ where: { email: credentials.email }, select: { id: true, passwordHash: true } });
   const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await unknownUserHash()));
-  if (user !== null && matches) return user.id;
+  if (user !== null && matches) return startSession(cfg, user.id);
   await recordEvent(rules.signInFailuresPerAccountAndAddress, accountAndAddress);
   await recordEvent(rules.signInFailuresPerAccount, credentials.email);
   throw new ApiError("invalid_credentials", "The email or password is not right.");

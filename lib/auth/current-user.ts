@@ -1,7 +1,8 @@
 import { cookies } from "next/headers";
 import { cache } from "react";
 import { config } from "../config";
-import { sessionCookieName, sessionUser, type SessionUser } from "./sessions";
+import { sessionCookieName } from "./session-cookie";
+import { sessionUser, type SessionUser } from "./sessions";
 
 /**
  * The signed-in person of the page being rendered, or null. Cached per request: the layout and

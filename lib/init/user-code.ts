@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
-import { randomSecret } from "../secrets";
 
-// The user code and the one-time secret of an init. Its id is a plain randomId().
+// The user code of an init (RFC 8628 §6.1): the person compares it with the one their terminal
+// shows, so that they approve the client they started and not someone else's.
 
 // RFC 8628 §6.1: consonants only, no vowels (no words) and no look-alike characters.
 export const USER_CODE_ALPHABET = "BCDFGHJKLMNPQRSTVWXZ";
@@ -15,8 +15,3 @@ export function newUserCode(): string {
 
 /** Case, spaces and dashes do not matter when a person types the code. */
 export const normaliseUserCode = (code: string) => code.toUpperCase().replace(/[^A-Z]/g, "");
-
-export const INIT_SECRET_PREFIX = "ilsec_";
-
-/** The one-time secret only the creating client learns. */
-export const newInitSecret = () => randomSecret(INIT_SECRET_PREFIX);

@@ -1,0 +1,18 @@
+// Length limits of the fields people and clients fill in: the schemas enforce them and the pages
+// put them on their inputs, so the two cannot drift apart (README, Create Init).
+
+export const SENDER_MAX = 200;
+export const SENDER_DEVICE_MAX = 200;
+export const SENDER_OS_MAX = 100;
+export const SENDER_IP_MAX = 45;
+
+/** RFC 5321's limit on a forward path. */
+export const EMAIL_MAX = 254;
+export const PASSWORD_MIN = 10;
+export const PASSWORD_MAX = 1024;
+
+export const PROJECT_NAME_MAX = 100;
+export const TOKEN_NAME_MAX = 100;
+
+/** What the code field of the init page accepts: eight letters, typed with any dashes or spaces. */
+export const USER_CODE_INPUT_MAX = 50;

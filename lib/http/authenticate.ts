@@ -1,0 +1,67 @@
+import { sessionTokenFromHeaders } from "../auth/session-cookie";
+import { sessionUser, type SessionUser } from "../auth/sessions";
+import type { Config } from "../config";
+import { ApiError } from "../errors";
+import { verifyLinkBearer, type VerifiedLinkBearer } from "../links/link-bearer";
+import { authenticateAccessToken, type AuthenticatedToken } from "../tokens/authenticate-access-token";
+
+// How each operation's caller proves who it is, in one place. The route wrapper runs the mode an
+// operation names before anything else of the request is read.
+
+/** What each mode yields to the operation. */
+export type Credentials = {
+  none: null;
+  /** A signed-in person (session cookie). */
+  session: SessionUser;
+  /** An access token (`Authorization: Bearer ilat_…`): Create Project Link. */
+  accessToken: AuthenticatedToken;
+  /** A link bearer (`Authorization: Bearer <JWT>`) valid for the route's `projectId`. */
+  linkBearer: VerifiedLinkBearer;
+  /**
+   * The init secret as presented, or null when none is: a poller without it still reads the
+   * status. The operation checks it against the init's stored hash in the read it makes anyway.
+   */
+  initSecret: string | null;
+};
+
+export type Authentication = keyof Credentials;
+
+export type RawParams = Record<string, string | string[] | undefined>;
+
+type Authenticator<A extends Authentication> = (cfg: Config, headers: Headers, params: RawParams) => Promise<Credentials[A]>;
+
+/**
+ * The credential of `Authorization: Bearer <credential>` (RFC 6750 §2.1), or null when the
+ * header is absent. A header in any other form is refused rather than ignored.
+ */
+function bearerCredential(headers: Headers, onInvalid: () => ApiError): string | null {
+  const header = headers.get("authorization");
+  if (header === null) return null;
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  if (match === null) throw onInvalid();
+  return match[1];
+}
+
+const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
+  none: async () => null,
+  session: async (cfg, headers) => {
+    const user = await sessionUser(sessionTokenFromHeaders(cfg, headers));
+    if (user === null) throw new ApiError("unauthorized", "Sign in first.");
+    return user;
+  },
+  accessToken: async (_cfg, headers) =>
+    authenticateAccessToken(bearerCredential(headers, () => new ApiError("invalid_token", "Send the access token as Authorization: Bearer <token>."))),
+  linkBearer: async (cfg, headers, params) => {
+    const message = "Send the link's bearer as Authorization: Bearer <JWT>.";
+    const jwt = bearerCredential(headers, () => new ApiError("invalid_token", message));
+    if (jwt === null) throw new ApiError("unauthorized", message);
+    return verifyLinkBearer(cfg, jwt, typeof params.projectId === "string" ? params.projectId : "");
+  },
+  initSecret: async (_cfg, headers) =>
+    bearerCredential(headers, () => new ApiError("invalid_secret", "Send the init's secret as Authorization: Bearer <secret>.")),
+};
+
+export function authenticate<A extends Authentication>(mode: A, cfg: Config, headers: Headers, params: RawParams): Promise<Credentials[A]> {
+  const authenticator: Authenticator<A> = AUTHENTICATORS[mode];
+  return authenticator(cfg, headers, params);
+}

@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { sessionTokenFromHeaders } from "../auth/session-cookie";
+import { config, type Config } from "../config";
+import { ApiError } from "../errors";
+import type { RequestOrigin } from "../request-origin";
+import { REQUEST_ID_HEADER } from "../runtime/request-context.mjs";
+import { authenticate, type Authentication, type Credentials, type RawParams } from "./authenticate";
+import { discardBody, readFormBody, readJsonBody } from "./body";
+import { requestOrigin } from "./client-address";
+import { errorResponse, jsonResponse, redirectResponse } from "./response";
+import { assertSameOrigin } from "./same-origin";
+import { invalidRequest, parseInput } from "./validate";
+
+// The one wrapper of every route handler. A route names its operation's options (who may call
+// it, whether it is a form of this site, its params and body schemas, the answer's envelope)
+// and calls one function in lib/ with what the wrapper parsed; everything HTTP happens here, in
+// this order: same-origin check, authentication, params, body, the operation, the answer. A
+// thrown ApiError becomes its status and JSON body (or, for a form, a 303 back to the form's
+// page with ?error=<code>); anything else is our fault: logged with the request id, answered
+// with a generic 500 that carries no detail.
+
+export type RouteHandler = (request: Request, context: { params: Promise<RawParams> }) => Promise<Response>;
+
+/** How the body is read: JSON or an HTML form, each through its schema; or read within the limit and ignored. */
+export type BodyOption<B> = { json: z.ZodType<B> } | { form: z.ZodType<B> } | "ignored";
+
+/** A form whose fields the operation does not need (a Revoke or Deny button): still a form of this site, read within its limit. */
+export const emptyFormSchema = z.object({});
+
+/** A 303 See Other to a path of this site, with a cookie to set. */
+export type Redirect = { to: string; setCookie?: string };
+
+type JsonAnswer<R> = {
+  status: number;
+  headers?: (result: R) => Record<string, string>;
+  /** Fields the operation's contract puts on every failure too (Create Project Link's `success: false`). */
+  errorEnvelope?: Record<string, unknown>;
+};
+
+/** A form's answer: the operation's Redirect, or on failure `back` (the form's page) with ?error=<code>. */
+type RedirectAnswer<P> = { redirect: true; back: (params: P, query: URLSearchParams) => string };
+
+type Options<A extends Authentication, P, B> = {
+  auth: A;
+  /** State-changing forms and fetches of this site's own pages: refuse cross-site requests (CSRF). */
+  sameOrigin?: boolean;
+  params?: z.ZodType<P>;
+  body?: BodyOption<B>;
+};
+
+export type OperationInput<A extends Authentication, P, B> = {
+  cfg: Config;
+  auth: Credentials[A];
+  params: P;
+  body: B;
+  origin: RequestOrigin;
+  query: URLSearchParams;
+  /** The Authorization header as sent (the poll clock tells pollers apart by it). */
+  authorization: string | null;
+  /** The session token the request carries, if any, signed in or not (sign-out ends it). */
+  sessionToken: string | undefined;
+};
+
+type Operation<A extends Authentication, P, B, R> = (input: OperationInput<A, P, B>) => Promise<R>;
+
+async function readBody<B>(request: Request, option: BodyOption<B> | undefined): Promise<B | undefined> {
+  if (option === undefined) return undefined;
+  if (option === "ignored") {
+    await discardBody(request);
+    return undefined;
+  }
+  if ("json" in option) return parseInput(option.json, await readJsonBody(request));
+  return parseInput(option.form, await readFormBody(request));
+}
+
+function logUnexpectedError(request: Request, error: unknown): void {
+  const line = { level: "error", msg: "unhandled error", request_id: request.headers.get(REQUEST_ID_HEADER), route: new URL(request.url).pathname, error: String(error) };
+  console.error(JSON.stringify(line));
+}
+
+export function route<A extends Authentication, R, P = Record<string, never>, B = undefined>(
+  options: Options<A, P, B> & { answer: JsonAnswer<R> },
+  operation: Operation<A, P, B, R>,
+): RouteHandler;
+export function route<A extends Authentication, P = Record<string, never>, B = undefined>(
+  options: Options<A, P, B> & { answer: RedirectAnswer<P> },
+  operation: Operation<A, P, B, Redirect>,
+): RouteHandler;
+export function route<A extends Authentication, R, P, B>(
+  options: Options<A, P, B> & { answer: JsonAnswer<R> | RedirectAnswer<P> },
+  operation: Operation<A, P, B, R | Redirect>,
+): RouteHandler {
+  const { answer } = options;
+  return async (request, context) => {
+    const cfg = config();
+    const query = new URL(request.url).searchParams;
+    const raw = await context.params;
+    // Parsed first, refused in its turn below: a form's way back needs its params even when
+    // the same-origin check or authentication refuses the request.
+    const parsed = options.params ? options.params.safeParse(raw) : { success: true as const, data: {} as P };
+    const params = parsed.success ? parsed.data : undefined;
+    try {
+      if (options.sameOrigin) assertSameOrigin(cfg, request.headers);
+      const auth = await authenticate(options.auth, cfg, request.headers, raw);
+      if (!parsed.success) throw invalidRequest(parsed.error);
+      const body = (await readBody(request, options.body)) as B;
+      const result = await operation({
+        cfg,
+        auth,
+        params: parsed.data,
+        body,
+        origin: requestOrigin(cfg, request.headers),
+        query,
+        authorization: request.headers.get("authorization"),
+        sessionToken: sessionTokenFromHeaders(cfg, request.headers),
+      });
+      if ("redirect" in answer) {
+        const { to, setCookie } = result as Redirect;
+        return redirectResponse(cfg.appUrl, to, setCookie);
+      }
+      return jsonResponse(answer.status, result, answer.headers?.(result as R));
+    } catch (error) {
+      if (!(error instanceof ApiError)) logUnexpectedError(request, error);
+      const known = error instanceof ApiError ? error : new ApiError("internal_error", "Something went wrong on our side. Please try again.");
+      if (!("redirect" in answer)) return errorResponse(known, answer.errorEnvelope);
+      const target = new URL(params === undefined ? "/" : answer.back(params, query), cfg.appUrl);
+      target.searchParams.set("error", known.code);
+      return redirectResponse(cfg.appUrl, target.pathname + target.search);
+    }
+  };
+}

@@ -1,0 +1,57 @@
+import type { Config } from "../config";
+import { db } from "../db";
+import { ApiError } from "../errors";
+import { assertUnderLimit, recordEvent } from "../limits/rate-limit";
+import { limitRules } from "../limits/rules";
+import { secretMatchesHash } from "../secrets";
+import { deleteAccessToken, issueProjectAccessToken } from "../tokens/issue-access-token";
+
+// The token pickup: once an init is done, the client that presents the init's secret
+// (`Authorization: Bearer <secret>`, RFC 6750 §2.1) gets the project, the approver and, exactly
+// once, an access token for the project. Anyone else polling sees only the status.
+
+/** What the client holding the init's secret learns besides the status. */
+export type PickupExtras = {
+  project?: { id: string; name: string };
+  approved_by?: { email: string };
+  access_token?: string;
+  access_token_expires_at?: number;
+};
+
+/** A presented secret must be this init's; a wrong one is refused before anything is recorded. */
+export function assertInitSecret(presented: string, storedHash: string): void {
+  if (!secretMatchesHash(presented, storedHash)) throw new ApiError("invalid_secret", "The secret does not belong to this init.");
+}
+
+/** Pickups are limited per init, on top of the interval: a 429 once the window is full. */
+export async function assertPickupAllowed(cfg: Config, initId: string): Promise<void> {
+  await assertUnderLimit(limitRules(cfg).pickupsPerInit, initId);
+}
+
+/** Counts a pickup once the poll clock has accepted it: a request refused by either rule writes nothing. */
+export async function recordPickup(cfg: Config, initId: string): Promise<void> {
+  await recordEvent(limitRules(cfg).pickupsPerInit, initId);
+}
+
+/**
+ * The extras of a done init for its secret's holder. The token row is made first and then
+ * claimed with a conditional update; a request that loses the claim deletes its token unseen.
+ */
+export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean): Promise<PickupExtras> {
+  const prisma = await db();
+  const init = await prisma.init.findUniqueOrThrow({
+    where: { id: initId },
+    select: { sender: true, senderDevice: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true } } },
+  });
+  if (init.project === null || init.approvedBy === null) return {};
+  const extras: PickupExtras = { project: init.project, approved_by: { email: init.approvedBy.email } };
+  if (alreadyIssued) return extras;
+  const name = init.senderDevice ? `${init.sender} on ${init.senderDevice}` : init.sender;
+  const issued = await issueProjectAccessToken(cfg, init.approvedBy.id, init.project.id, name);
+  const claimed = await prisma.init.updateMany({ where: { id: initId, accessTokenId: null }, data: { accessTokenId: issued.id } });
+  if (claimed.count !== 1) {
+    await deleteAccessToken(issued.id);
+    return extras;
+  }
+  return { ...extras, access_token: issued.token, access_token_expires_at: issued.expiresAt.getTime() };
+}

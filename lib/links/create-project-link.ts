@@ -1,0 +1,72 @@
+import type { Config } from "../config";
+import { db, isUniqueViolation } from "../db";
+import { ApiError } from "../errors";
+import { assertUnderLimit, recordEvent } from "../limits/rate-limit";
+import { limitRules } from "../limits/rules";
+import { projectPublicKey } from "../projects/project-keys";
+import type { RequestOrigin } from "../request-origin";
+import { RANDOM_ID_PATTERN, randomId } from "../secrets";
+import { recordTokenUse, type AuthenticatedToken } from "../tokens/authenticate-access-token";
+import { signLinkBearer } from "./link-bearer";
+
+// Create Project Link (SPEC §4.2). A link is one client of one project, named by the client's
+// `iv`; its bearer is a JWT whose `sub` is the link's id. Idempotent per token: the same token
+// repeating the request gets the same link (with a fresh bearer), so retries are safe; another
+// token asking for the same (project, iv) is refused.
+
+const USER_AGENT_MAX = 300;
+
+/** The success answer of Create Project Link. */
+export type LinkAnswer = { success: true; bearer: string; public: string; public_fingerprint: string; link_id: string; expires_at: number };
+
+const projectNotReached = () => new ApiError("not_found", "No project with this id exists, or the access token does not reach it.");
+
+async function reachableProjectId(token: AuthenticatedToken, projectId: string): Promise<string> {
+  if (!RANDOM_ID_PATTERN.test(projectId) || (token.projectId !== null && token.projectId !== projectId)) throw projectNotReached();
+  const prisma = await db();
+  const project = await prisma.project.findFirst({ where: { id: projectId, ownerId: token.userId }, select: { id: true } });
+  if (project === null) throw projectNotReached();
+  return project.id;
+}
+
+type ExistingLink = { id: string; accessTokenId: string; revokedAt: Date | null };
+
+/** An existing (project, iv) link is this token's retry, or a conflict. */
+function reuse(link: ExistingLink, token: AuthenticatedToken): string {
+  if (link.accessTokenId !== token.id) throw new ApiError("link_conflict", "Another client already uses this iv for this project. Choose a new random iv.");
+  if (link.revokedAt !== null) throw new ApiError("link_revoked", "This link has been revoked. Choose a new random iv to link again.");
+  return link.id;
+}
+
+export async function createProjectLink(cfg: Config, token: AuthenticatedToken, projectId: string, iv: string, origin: RequestOrigin): Promise<LinkAnswer> {
+  const project = await reachableProjectId(token, projectId);
+  const prisma = await db();
+  const where = { projectId_iv: { projectId: project, iv } };
+  const select = { id: true, accessTokenId: true, revokedAt: true };
+  const existing = await prisma.projectLink.findUnique({ where, select });
+  const retriedLinkId = existing === null ? null : reuse(existing, token);
+  const linksPerToken = limitRules(cfg).linksPerToken;
+  // Counted only once the link is made or reused: a request that loses the race for this
+  // (project, iv) to another token is refused with a 409 and must write nothing.
+  await assertUnderLimit(linksPerToken, token.id);
+  // Never a link without a key: this waits for a key still being generated.
+  const key = await projectPublicKey(cfg, project);
+  const newLink = async (): Promise<string> => {
+    try {
+      const data = { id: randomId(), projectId: project, iv, accessTokenId: token.id, userAgent: origin.userAgent?.slice(0, USER_AGENT_MAX) ?? null, createdAt: new Date() };
+      return (await prisma.projectLink.create({ data, select: { id: true } })).id;
+    } catch (error) {
+      // A concurrent request made the link first: the unique (project, iv) decides.
+      if (!isUniqueViolation(error)) throw error;
+      return reuse(await prisma.projectLink.findUniqueOrThrow({ where, select }), token);
+    }
+  };
+  const linkId = retriedLinkId ?? (await newLink());
+  await recordEvent(linksPerToken, token.id);
+  await recordTokenUse(token.id);
+  // A bearer never outlives the access token that made it.
+  const lifetimeEnd = Date.now() + cfg.linkLifetimeMs;
+  const expiresAt = new Date(token.expiresAt === null ? lifetimeEnd : Math.min(lifetimeEnd, token.expiresAt.getTime()));
+  const bearer = await signLinkBearer(cfg, { linkId, projectId: project, expiresAt });
+  return { success: true, bearer: `Bearer ${bearer}`, public: key.pem, public_fingerprint: key.fingerprint, link_id: linkId, expires_at: Math.floor(expiresAt.getTime() / 1000) * 1000 };
+}

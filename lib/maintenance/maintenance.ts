@@ -1,0 +1,27 @@
+import type { Config } from "../config";
+import { rotateSigningKeys } from "../links/signing-keys";
+import { sweep } from "./sweep";
+
+// The maintenance timer of every instance: deletes what has expired and rotates the signing
+// key when it is due, off the request path. Both steps are idempotent, so instances may run
+// them at the same time.
+
+export type MaintenanceResult = Awaited<ReturnType<typeof sweep>>;
+
+export async function runMaintenance(cfg: Config): Promise<MaintenanceResult> {
+  await rotateSigningKeys(cfg);
+  return sweep(cfg);
+}
+
+/** Runs maintenance now and every SWEEP_INTERVAL_SECONDS, logging what it removed; never keeps the process alive. */
+export function startMaintenance(cfg: Config): void {
+  const run = () => {
+    runMaintenance(cfg)
+      .then((removed) => {
+        if (removed.inits + removed.sessions + removed.rateLimits > 0) console.log(JSON.stringify({ level: "info", msg: "swept", ...removed }));
+      })
+      .catch((error: unknown) => console.error(JSON.stringify({ level: "error", msg: "maintenance failed", error: String(error) })));
+  };
+  run();
+  setInterval(run, cfg.sweepIntervalMs).unref();
+}

@@ -1,0 +1,2 @@
+/** Where a request came from, as the service saw it (lib/http/client-address.ts decides it). */
+export type RequestOrigin = { address: string | null; userAgent: string | null };

@@ -1,0 +1,11 @@
+// @ts-check
+// What server.mjs and the app must agree on, in plain JavaScript so that both can import it.
+
+/** server.mjs puts the TCP peer's address in this header, replacing anything a client sent. */
+export const PEER_ADDRESS_HEADER = "x-initlink-peer";
+
+/** The id of one request, set by server.mjs; the app's log lines of that request carry it. */
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/** Whether the service is reached over https: secure cookies and HSTS follow from it. @param {string} appUrl */
+export const isHttpsOrigin = (appUrl) => appUrl.trim().toLowerCase().startsWith("https:");

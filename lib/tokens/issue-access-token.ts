@@ -1,0 +1,56 @@
+import type { Config } from "../config";
+import { db } from "../db";
+import { ApiError } from "../errors";
+import { TOKEN_NAME_MAX } from "../field-limits";
+import { findOwnedProject } from "../projects/projects";
+import { hashSecret, randomId, randomSecret } from "../secrets";
+import type { NewToken } from "./schemas";
+
+// Access tokens: the API credential of Create Project Link. Two sources: the token the
+// initiating client collects after approval (scoped to its project), and tokens a person makes
+// on the settings page. Only the SHA-256 is stored; the token is shown once.
+
+// A recognisable prefix lets secret scanners find leaked tokens.
+export const ACCESS_TOKEN_PREFIX = "ilat_";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export type IssuedAccessToken = { id: string; token: string; expiresAt: Date | null };
+
+async function storeToken(userId: string, projectId: string | null, name: string, expiresAt: Date | null): Promise<IssuedAccessToken> {
+  const prisma = await db();
+  const token = randomSecret(ACCESS_TOKEN_PREFIX);
+  const id = randomId();
+  await prisma.accessToken.create({
+    data: { id, tokenHash: hashSecret(token), name: name.slice(0, TOKEN_NAME_MAX), userId, projectId, createdAt: new Date(), expiresAt },
+  });
+  return { id, token, expiresAt };
+}
+
+/** The token a client collects after its init is approved: one project, ACCESS_TOKEN_LIFETIME_DAYS. */
+export async function issueProjectAccessToken(cfg: Config, userId: string, projectId: string, name: string): Promise<IssuedAccessToken & { expiresAt: Date }> {
+  const expiresAt = new Date(Date.now() + cfg.accessTokenLifetimeMs);
+  return { ...(await storeToken(userId, projectId, name, expiresAt)), expiresAt };
+}
+
+/** What the new-token form gets back: the token itself, this once and never again. */
+export type NewTokenAnswer = { id: string; token: string; name: string; expires_at: number | null };
+
+/** A token made on the settings page, for all the person's projects or one of them. */
+export async function createAccessToken(userId: string, input: NewToken): Promise<NewTokenAnswer> {
+  let projectId: string | null = null;
+  if (input.scope !== "all") {
+    const project = await findOwnedProject(userId, input.scope);
+    if (project === null) throw new ApiError("not_found", "You have no project with this id.");
+    projectId = project.id;
+  }
+  const expiresAt = input.lifetime === "never" ? null : new Date(Date.now() + Number(input.lifetime) * DAY_MS);
+  const issued = await storeToken(userId, projectId, input.name, expiresAt);
+  return { id: issued.id, token: issued.token, name: input.name, expires_at: issued.expiresAt?.getTime() ?? null };
+}
+
+/** Deletes a token no one has seen (the loser of a pickup race). */
+export async function deleteAccessToken(id: string): Promise<void> {
+  const prisma = await db();
+  await prisma.accessToken.deleteMany({ where: { id } });
+}

@@ -1,0 +1,34 @@
+import { db } from "../db";
+import { ApiError } from "../errors";
+import { RANDOM_ID_PATTERN } from "../secrets";
+
+// The settings page's list of a person's access tokens, and revoking one.
+
+export type AccessTokenSummary = {
+  id: string;
+  name: string;
+  project: { id: string; name: string } | null;
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
+
+export async function listAccessTokens(userId: string): Promise<AccessTokenSummary[]> {
+  const prisma = await db();
+  return prisma.accessToken.findMany({
+    where: { userId },
+    select: { id: true, name: true, project: { select: { id: true, name: true } }, createdAt: true, expiresAt: true, lastUsedAt: true, revokedAt: true },
+    orderBy: { createdAt: "desc" },
+  });
+}
+
+/** Revokes one of the person's tokens at once; revoking a revoked token changes nothing. */
+export async function revokeAccessToken(userId: string, id: string): Promise<void> {
+  if (!RANDOM_ID_PATTERN.test(id)) throw new ApiError("not_found", "You have no access token with this id.");
+  const prisma = await db();
+  const token = await prisma.accessToken.findFirst({ where: { id, userId }, select: { revokedAt: true } });
+  if (token === null) throw new ApiError("not_found", "You have no access token with this id.");
+  if (token.revokedAt !== null) return;
+  await prisma.accessToken.updateMany({ where: { id, userId, revokedAt: null }, data: { revokedAt: new Date() } });
+}
