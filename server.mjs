@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import { MissingMasterKeyError, resolveMasterKey } from "./scripts/master-key.mjs";
+import { MissingMasterKeyError, resolveMasterKey } from "./lib/runtime/master-key.mjs";
 
 const PEER_ADDRESS_HEADER = "x-initlink-peer";
 const REQUEST_ID_HEADER = "x-request-id";
