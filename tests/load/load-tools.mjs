@@ -8,7 +8,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+export const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** Resident memory of a process, MiB. @param {number} pid */
 export function rssMiB(pid) {
