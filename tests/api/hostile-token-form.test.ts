@@ -1,10 +1,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
 import { POST as createTokenRoute } from "@/app/settings/tokens/create/route";
-import { db } from "@/lib/db";
 import { MAX_FORM_BODY_BYTES } from "@/lib/http/body";
-import { randomId } from "@/lib/secrets";
-import { COOKIE_NAME, newAccount, signIn, signOut, sessionTokenOf, SITE } from "../helpers/forms";
+import { COOKIE_NAME, SITE } from "../helpers/forms";
 import {
   assertHostile,
   authorizationArb,
@@ -30,6 +28,7 @@ import {
   sometimes,
   type HeaderList,
 } from "../helpers/hostile";
+import { signedInPersonWithProjects } from "../helpers/hostile-forms";
 
 // Hostile input, property-based (issue 5): generated sessions, origins, form fields, bodies and
 // headers thrown at the settings page's JSON form route POST /settings/tokens/create. Seed, number
@@ -39,20 +38,8 @@ type Fixtures = { session: string; signedOut: string; ownProject: string; others
 let fixtures: Fixtures;
 
 beforeAll(async () => {
-  const person = await newAccount();
-  const other = await newAccount();
-  // A session that has been signed out: its cookie must open nothing.
-  const second = sessionTokenOf(await signIn({ email: person.email, password: "correct horse battery" }));
-  if (second === null) throw new Error("sign-in failed");
-  await signOut(second);
-  // Projects made directly (no key is needed here, and none is made in the background).
-  const prisma = await db();
-  const [personId, otherId] = await Promise.all([person.email, other.email].map(async (email) => (await prisma.user.findUniqueOrThrow({ where: { email } })).id));
-  const ownProject = randomId();
-  const othersProject = randomId();
-  await prisma.project.create({ data: { id: ownProject, name: "Mine", ownerId: personId, createdAt: new Date() } });
-  await prisma.project.create({ data: { id: othersProject, name: "Theirs", ownerId: otherId, createdAt: new Date() } });
-  fixtures = { session: person.token, signedOut: second, ownProject, othersProject };
+  const { session, signedOut, ownProject, othersProject } = await signedInPersonWithProjects();
+  fixtures = { session, signedOut, ownProject, othersProject };
 }, 120_000);
 
 describe("hostile input: POST /settings/tokens/create", () => {
