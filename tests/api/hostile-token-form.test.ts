@@ -6,13 +6,10 @@ import { COOKIE_NAME, SITE } from "../helpers/forms";
 import {
   assertHostile,
   authorizationArb,
-  buildRequest,
   clientHeadersArb,
   contentTypeArb,
   credentialArb,
   declaredLengthArb,
-  describeBody,
-  describeHeaders,
   formBodyArb,
   headerText,
   HOSTILE_ATOMS,
@@ -22,11 +19,10 @@ import {
   oneBadField,
   PROPERTY_TIMEOUT_MS,
   queryArb,
-  requestBody,
   SEED,
   segmentArb,
+  sendToRoute,
   sometimes,
-  type HeaderList,
 } from "../helpers/hostile";
 import { signedInPersonWithProjects } from "../helpers/hostile-forms";
 
@@ -115,23 +111,17 @@ describe("hostile input: POST /settings/tokens/create", () => {
       await assertHostile(
         "POST /settings/tokens/create",
         input,
-        async ({ cookie: cookieValue, sameOrigin: { origin, fetchSite }, body, contentType, declaredLength, authorization, headers, query }) => {
-          const list: HeaderList = [...headers];
-          if (cookieValue !== undefined) list.push(["cookie", cookieValue]);
-          if (origin !== undefined) list.push(["origin", origin]);
-          if (fetchSite !== undefined) list.push(["sec-fetch-site", fetchSite]);
-          if (contentType !== undefined) list.push(["content-type", contentType]);
-          if (declaredLength !== undefined) list.push(["content-length", declaredLength]);
-          if (authorization !== undefined) list.push(["authorization", authorization]);
-          const request = buildRequest("POST", `http://localhost:3000/settings/tokens/create${query}`, list, requestBody(body));
-          const response = await createTokenRoute(request, { params: Promise.resolve({}) });
-          return {
-            request,
-            response,
-            description: `POST /settings/tokens/create${query.slice(0, 60)}; ${describeHeaders(list)}; body ${describeBody(body)}`,
+        ({ cookie: cookieValue, sameOrigin: { origin, fetchSite }, body, contentType, declaredLength, authorization, headers, query }) =>
+          sendToRoute(createTokenRoute, {
+            method: "POST",
+            path: "/settings/tokens/create",
+            query,
+            params: {},
+            headers,
+            extra: { cookie: cookieValue, origin, "sec-fetch-site": fetchSite, "content-type": contentType, "content-length": declaredLength, authorization },
+            body,
             secrets: [session, signedOut],
-          };
-        },
+          }),
       );
     },
     PROPERTY_TIMEOUT_MS,

@@ -4,18 +4,14 @@ import { MAX_FORM_BODY_BYTES } from "@/lib/http/body";
 import { randomId } from "@/lib/secrets";
 import { newAccount, sessionTokenOf, signIn, signOut, SITE } from "./forms";
 import {
-  buildRequest,
   clientHeadersArb,
   declaredLengthArb,
-  describeBody,
-  describeHeaders,
   fillCookie,
   formBodySpecArb,
   formContentTypeArb,
   formOriginArb,
-  preview,
-  requestBody,
   returnToQueryArb,
+  sendToRoute,
   sessionCookieArb,
   type BodySpec,
   type CookieSessions,
@@ -131,13 +127,12 @@ type Post<P> = {
 /** Posts a generated form to its route handler, as server.mjs would hand it over. */
 export async function postForm<P>(route: FormRoute<P>, { path, params, shown, input, body = input.body, sessions, secrets }: Post<P>): Promise<FormSent> {
   const { origin, cookie, contentType, declaredLength, headers, query } = input;
-  const list: HeaderList = [...headers];
-  if (cookie !== undefined) list.push(["cookie", fillCookie(cookie, sessions)]);
-  if (origin.origin !== undefined) list.push(["origin", origin.origin]);
-  if (origin.fetchSite !== undefined) list.push(["sec-fetch-site", origin.fetchSite]);
-  if (contentType !== undefined) list.push(["content-type", contentType]);
-  if (declaredLength !== undefined) list.push(["content-length", declaredLength]);
-  const request = buildRequest("POST", `http://localhost:3000${path}${query}`, list, requestBody(body));
-  const response = await route(request, { params: Promise.resolve(params) });
-  return { request, response, description: `POST ${shown}${preview(query, 120)}; ${describeHeaders(list)}; body ${describeBody(body)}`, secrets };
+  const extra = {
+    cookie: cookie === undefined ? undefined : fillCookie(cookie, sessions),
+    origin: origin.origin,
+    "sec-fetch-site": origin.fetchSite,
+    "content-type": contentType,
+    "content-length": declaredLength,
+  };
+  return { ...(await sendToRoute(route, { method: "POST", path, query, params, headers, extra, body, shown })), secrets };
 }
