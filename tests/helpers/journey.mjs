@@ -44,11 +44,7 @@ export function sessionTokenIn(setCookie, site) {
   return match && match[1] !== "" ? match[1] : null;
 }
 
-/**
- * @template {Answer} A
- * @param {A} answer @param {number} expected @param {string} step
- * @returns {A}
- */
+/** @param {Answer} answer @param {number} expected @param {string} step */
 function expectStatus(answer, expected, step) {
   if (answer.status !== expected) throw new Error(`${step} answered ${answer.status}: ${answer.text}`);
   return answer;
