@@ -7,10 +7,8 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import { MissingMasterKeyError, resolveMasterKey } from "./scripts/master-key.mjs";
-
-const PEER_ADDRESS_HEADER = "x-initlink-peer";
-const REQUEST_ID_HEADER = "x-request-id";
+import { MissingMasterKeyError, resolveMasterKey } from "./lib/runtime/master-key.mjs";
+import { isHttpsOrigin, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER } from "./lib/runtime/request-context.mjs";
 
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || "0.0.0.0";
@@ -38,10 +36,10 @@ await app.prepare();
 const handle = app.getRequestHandler();
 
 // Browsers that reached the service over https must never use plain http for it again.
-const httpsOnly = (process.env.APP_URL ?? "").trim().toLowerCase().startsWith("https:");
+const httpsOnly = isHttpsOrigin(process.env.APP_URL ?? "");
 
 // One JSON line per request, carrying the id that the app's own log lines of that request
-// carry too (lib/http/errors.ts). The path only: a query string is never logged.
+// carry too (lib/http/route.ts). The path only: a query string is never logged.
 const server = createServer((request, response) => {
   const started = performance.now();
   const requestId = randomUUID();

@@ -46,7 +46,7 @@ async function migrate() {
   const databaseUrl = process.env.DATABASE_URL?.trim() ?? "";
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     // Imported here: `pg` exists only once ensureInstalled() has run.
-    const { migratePostgresql } = await import("./migrate-postgresql.mjs");
+    const { migratePostgresql } = await import("../lib/runtime/migrate-postgresql.mjs");
     try {
       await migratePostgresql(databaseUrl, (line) => console.log(JSON.stringify({ level: "info", msg: line })));
     } catch (error) {

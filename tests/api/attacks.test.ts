@@ -8,6 +8,7 @@ import { hashSecret } from "@/lib/secrets";
 import { revokeAccessToken } from "@/lib/tokens/manage-access-tokens";
 import { createdInit, getInitStatus } from "../helpers/api";
 import { approve, deny, newAccount, signOut } from "../helpers/forms";
+import { dispatch } from "../helpers/in-process";
 import { approvedClient, createLink, getProject, linked, linkSnapshot, randomIv, withToken } from "../helpers/links";
 
 // One row per attack, each with the answer it must get. None may succeed, and none may change
@@ -117,10 +118,7 @@ describe("attacks on Create Project Link", () => {
       return createLink(client.projectId, randomIv(), withToken(client.accessToken));
     }, 401, "invalid_token"],
     ["the access token in the query string instead of the header", async (client: Client) => {
-      const iv = randomIv();
-      const { POST } = await import("@/app/api/projects/[projectId]/link/[iv]/route");
-      const request = new Request(`http://localhost:3000/api/projects/${client.projectId}/link/${iv}?access_token=${client.accessToken}`, { method: "POST" });
-      return POST(request, { params: Promise.resolve({ projectId: client.projectId, iv }) });
+      return dispatch("POST", `/api/projects/${client.projectId}/link/${randomIv()}?access_token=${client.accessToken}`);
     }, 401, "unauthorized"],
   ])("refuses %s", async (_name, attack, status, code) => {
     const client = await approvedClient();

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { GET as healthRoute } from "@/app/api/health/route";
+import { dispatch } from "../helpers/in-process";
 
 // This file points the service at a PostgreSQL server that is not there.
 vi.hoisted(() => {
@@ -8,7 +8,7 @@ vi.hoisted(() => {
 
 describe("GET /api/health without a database", () => {
   it("answers 503 with Retry-After and a clear error, without detail of the failure", async () => {
-    const response = await healthRoute(new Request("http://localhost:3000/api/health"), { params: Promise.resolve({}) });
+    const response = await dispatch("GET", "/api/health");
     expect(response.status).toBe(503);
     expect(response.headers.get("retry-after")).toBe("5");
     const body = await response.json();

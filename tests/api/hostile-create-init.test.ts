@@ -4,13 +4,10 @@ import { POST as createInitRoute } from "@/app/api/init/route";
 import {
   assertHostile,
   authorizationArb,
-  buildRequest,
   clientHeadersArb,
   contentTypeArb,
   credentialArb,
   declaredLengthArb,
-  describeBody,
-  describeHeaders,
   headerText,
   HOSTILE_ATOMS,
   hostileTextArb,
@@ -20,9 +17,8 @@ import {
   oneBadField,
   PROPERTY_TIMEOUT_MS,
   queryArb,
-  requestBody,
   SEED,
-  type HeaderList,
+  sendToRoute,
 } from "../helpers/hostile";
 
 // Hostile input, property-based (issue 5): generated bodies, content types and headers thrown at
@@ -80,16 +76,9 @@ describe("hostile input: POST /api/init", () => {
   it(
     `answers ${NUM_RUNS} generated requests (seed ${SEED}) as documented, and a refusal writes nothing`,
     async () => {
-      await assertHostile("POST /api/init", input, async ({ body, contentType, declaredLength, authorization, origin, headers, query }) => {
-        const list: HeaderList = [...headers];
-        if (contentType !== undefined) list.push(["content-type", contentType]);
-        if (declaredLength !== undefined) list.push(["content-length", declaredLength]);
-        if (authorization !== undefined) list.push(["authorization", authorization]);
-        if (origin !== undefined) list.push(["origin", origin]);
-        const request = buildRequest("POST", `http://localhost:3000/api/init${query}`, list, requestBody(body));
-        const response = await createInitRoute(request, { params: Promise.resolve({}) });
-        return { request, response, description: `POST /api/init${query.slice(0, 60)}; ${describeHeaders(list)}; body ${describeBody(body)}` };
-      });
+      await assertHostile("POST /api/init", input, ({ body, contentType, declaredLength, authorization, origin, headers, query }) =>
+        sendToRoute(createInitRoute, { method: "POST", path: "/api/init", query, params: {}, headers, extra: { "content-type": contentType, "content-length": declaredLength, authorization, origin }, body }),
+      );
     },
     PROPERTY_TIMEOUT_MS,
   );

@@ -6,37 +6,10 @@ import { POST as signUpRoute } from "@/app/auth/signup/route";
 import { startSession } from "@/lib/auth/sessions";
 import type { RouteHandler } from "@/lib/http/route";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
-import { MAX_FORM_BODY_BYTES } from "@/lib/http/body";
-import { newAccount, sessionTokenOf, signIn, signOut, SITE } from "../helpers/forms";
-import {
-  assertHostileForm,
-  buildRequest,
-  clientHeadersArb,
-  declaredLengthArb,
-  describeBody,
-  describeHeaders,
-  fillCookie,
-  formBodySpecArb,
-  formContentTypeArb,
-  formOriginArb,
-  formPairsArb,
-  formValuesOf,
-  hostileTextArb,
-  NUM_RUNS,
-  preview,
-  requestBody,
-  returnToQueryArb,
-  SEED,
-  sessionCookieArb,
-  sometimes,
-  urlEncoded,
-  type BodySpec,
-  type FormField,
-  type FormRouteName,
-  type HeaderList,
-  type OriginHeaders,
-} from "../helpers/hostile";
+import { SITE } from "../helpers/forms";
+import { assertHostileForm, formPairsArb, formValuesOf, hostileTextArb, NUM_RUNS, SEED, sessionCookieArb, sometimes, urlEncoded, type BodySpec, type FormField, type FormRouteName } from "../helpers/hostile";
+import { anyPost, OWN_PAGE, ownPagePost, postForm, signedInPerson, type FormInput } from "../helpers/hostile-forms";
+import { PASSWORD } from "../helpers/journey.mjs";
 
 // Hostile input through HTTP, property-based (issue 5, second bullet): generated bodies, content
 // types, origins, cookies, returnTo values and headers thrown at the sign-up, sign-in and
@@ -49,43 +22,19 @@ import {
 // with a well-formed email and password, so that well over 100 reach the password check (a
 // success, a wrong password, a taken email); the test asserts that they did.
 
-/** newAccount's password. */
-const PASSWORD = "correct horse battery";
 /** A sign-in or sign-up may take this long: 1,000 requests, a few hundred password hashes, shrinking. */
 const AUTH_TIMEOUT_MS = 600_000;
 /** Requests that must reach the password check, of the 1,000. */
 const MIN_HASHED = 100;
 
-type Fixtures = { email: string; userId: string; session: string; signedOut: string };
-let fixtures: Fixtures;
+let fixtures: Awaited<ReturnType<typeof signedInPerson>>;
 
 beforeAll(async () => {
-  const person = await newAccount();
-  // A session that has been signed out: its cookie must open nothing.
-  const second = sessionTokenOf(await signIn({ email: person.email, password: PASSWORD }));
-  if (second === null) throw new Error("sign-in failed");
-  await signOut(second);
-  const prisma = await db();
-  const { id } = await prisma.user.findUniqueOrThrow({ where: { email: person.email } });
-  fixtures = { email: person.email, userId: id, session: person.token, signedOut: second };
+  fixtures = await signedInPerson();
 }, 120_000);
 
-type FormInput = {
-  origin: OriginHeaders;
-  cookie: string | undefined;
-  contentType: string | undefined;
-  declaredLength: string | undefined;
-  body: BodySpec;
-  headers: HeaderList;
-  query: string;
-};
-
-/** The client's own headers, without Cookie (sessionCookieArb makes that one). */
-const otherHeaders = () => clientHeadersArb().map((headers) => headers.filter(([name]) => name !== "cookie"));
-
 /** What this site's sign-in page sends. */
-const ownPage = fc.constantFrom<OriginHeaders>({ origin: SITE }, { origin: "null", fetchSite: "same-origin" }, { fetchSite: "same-origin" }, { origin: SITE, fetchSite: "same-origin" });
-const formType = fc.constantFrom("application/x-www-form-urlencoded", "application/x-www-form-urlencoded;charset=UTF-8");
+const ownPage = fc.constantFrom(...OWN_PAGE, { origin: SITE, fetchSite: "same-origin" });
 
 /**
  * Emails that pass validation: the fixture's (any case, padded), fresh ones (`prefix`-n: each
@@ -175,33 +124,20 @@ function hostilePasswordArb(): fc.Arbitrary<string | undefined> {
  * password hash); else anything.
  */
 function credentialsInputArb(email: string, prefix: string, freshWeight: number): fc.Arbitrary<FormInput> {
-  const hashed: fc.Arbitrary<FormInput> = fc.record({
-    origin: ownPage,
-    cookie: sometimes(sessionCookieArb(1)),
-    contentType: formType,
-    declaredLength: fc.constant(undefined),
-    body: fc
-      .oneof(
-        formPairsArb({ email: validEmailArb(email, prefix, freshWeight), password: validPasswordArb() }),
-        // The fixture's own credentials: a sign-in that succeeds (and so follows returnTo), a taken email.
-        fc.constant<FormField[]>([
-          ["email", email],
-          ["password", PASSWORD],
-        ]),
-      )
-      .map((pairs): BodySpec => ({ kind: "text", text: urlEncoded(pairs) })),
-    headers: otherHeaders(),
-    query: returnToQueryArb(),
-  });
-  const anything: fc.Arbitrary<FormInput> = fc.record({
-    origin: formOriginArb(SITE),
-    cookie: sessionCookieArb(1),
-    contentType: formContentTypeArb(),
-    declaredLength: declaredLengthArb(),
-    body: formBodySpecArb(formPairsArb({ email: hostileEmailArb(email, prefix), password: hostilePasswordArb() }), MAX_FORM_BODY_BYTES, `email=${encodeURIComponent(email)}&password=`),
-    headers: otherHeaders(),
-    query: returnToQueryArb(),
-  });
+  const body = fc
+    .oneof(
+      formPairsArb({ email: validEmailArb(email, prefix, freshWeight), password: validPasswordArb() }),
+      // The fixture's own credentials: a sign-in that succeeds (and so follows returnTo), a taken email.
+      fc.constant<FormField[]>([
+        ["email", email],
+        ["password", PASSWORD],
+      ]),
+    )
+    .map((pairs): BodySpec => ({ kind: "text", text: urlEncoded(pairs) }));
+  const hashed: fc.Arbitrary<FormInput> = fc.record(ownPagePost(ownPage, sometimes(sessionCookieArb(1)), body));
+  const anything: fc.Arbitrary<FormInput> = fc.record(
+    anyPost(formPairsArb({ email: hostileEmailArb(email, prefix), password: hostilePasswordArb() }), `email=${encodeURIComponent(email)}&password=`, 1),
+  );
   return fc.oneof({ arbitrary: hashed, weight: 1 }, { arbitrary: anything, weight: 4 });
 }
 
@@ -215,29 +151,13 @@ function withUniqueEmails(body: BodySpec): BodySpec {
   return { ...body, text: body.text.replace(/\{unique\}|%7Bunique%7D/g, `u${sent}`).replace(/\{UNIQUE\}|%7BUNIQUE%7D/g, `U${sent}`) };
 }
 
-function sendForm(route: Route, path: string, input: FormInput, session: string) {
-  const { origin, cookie, contentType, declaredLength, headers, query } = input;
-  const body = withUniqueEmails(input.body);
-  const list: HeaderList = [...headers];
-  if (cookie !== undefined) list.push(["cookie", fillCookie(cookie, { session, signedOut: fixtures.signedOut })]);
-  if (origin.origin !== undefined) list.push(["origin", origin.origin]);
-  if (origin.fetchSite !== undefined) list.push(["sec-fetch-site", origin.fetchSite]);
-  if (contentType !== undefined) list.push(["content-type", contentType]);
-  if (declaredLength !== undefined) list.push(["content-length", declaredLength]);
-  const request = buildRequest("POST", `http://localhost:3000${path}${query}`, list, requestBody(body));
-  return {
-    request,
-    describe: () => `POST ${path}${preview(query, 120)}; ${describeHeaders(list)}; body ${describeBody(body)}`,
-    response: route(request, { params: Promise.resolve({}) }),
-  };
-}
+/** A post as `session`; `secrets` besides the fixture's sessions must not come back in Location. */
+const sendForm = (route: Route, path: string, input: FormInput, session: string, secrets: string[]) =>
+  postForm(route, { path, params: {}, shown: path, input, body: withUniqueEmails(input.body), sessions: { session, signedOut: fixtures.signedOut }, secrets: [session, fixtures.signedOut, ...secrets] });
 
 async function credentialsProperty(name: FormRouteName, route: Route, path: string, prefix: string, freshWeight: number, hashedAnswers: string[]) {
-  const { email, session, signedOut } = fixtures;
-  const answers = await assertHostileForm(name, credentialsInputArb(email, prefix, freshWeight), async (input) => {
-    const { request, response, describe } = sendForm(route, path, input, session);
-    return { request, response: await response, description: describe(), secrets: [session, signedOut, ...formValuesOf(input.body, "password")] };
-  });
+  const { email, session } = fixtures;
+  const answers = await assertHostileForm(name, credentialsInputArb(email, prefix, freshWeight), (input) => sendForm(route, path, input, session, formValuesOf(input.body, "password")));
   const hashed = hashedAnswers.reduce((sum, answer) => sum + (answers.get(answer) ?? 0), 0);
   console.log(`hostile form ${name}: ${hashed} of ${NUM_RUNS} requests reached the password check (${hashedAnswers.join(", ")})`);
   expect(hashed, "too few requests reached the password check").toBeGreaterThanOrEqual(MIN_HASHED);
@@ -259,23 +179,12 @@ describe("hostile input through HTTP: the sign-up, sign-in and sign-out forms", 
   it(
     `POST /auth/signout answers ${NUM_RUNS} generated requests (seed ${SEED}) with a 303 on this site, and a refusal writes nothing`,
     async () => {
-      const { userId, signedOut } = fixtures;
-      const input: fc.Arbitrary<FormInput> = fc.record({
-        origin: formOriginArb(SITE),
-        cookie: sessionCookieArb(),
-        contentType: formContentTypeArb(),
-        declaredLength: declaredLengthArb(),
-        body: formBodySpecArb(formPairsArb({ extra: sometimes(hostileTextArb()) }), MAX_FORM_BODY_BYTES, "x="),
-        headers: otherHeaders(),
-        query: returnToQueryArb(),
-      });
+      const { userId } = fixtures;
+      const input: fc.Arbitrary<FormInput> = fc.record(anyPost(formPairsArb({ extra: sometimes(hostileTextArb()) }), "x="));
       await assertHostileForm(
         "POST /auth/signout",
         input,
-        async (generated, session: string) => {
-          const { request, response, describe } = sendForm(signOutRoute, "/auth/signout", generated, session);
-          return { request, response: await response, description: describe(), secrets: [session, signedOut, fixtures.session] };
-        },
+        (generated, session: string) => sendForm(signOutRoute, "/auth/signout", generated, session, [fixtures.session]),
         // A fresh session for each request that signs one out (a success ends it).
         async (generated) => {
           if (generated.cookie === undefined || !/\{session\}|\{SESSION\}/i.test(generated.cookie)) return fixtures.session;

@@ -4,23 +4,12 @@ import { POST as approveRoute } from "@/app/init/[id]/approve/route";
 import { POST as denyRoute } from "@/app/init/[id]/deny/route";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import { MAX_FORM_BODY_BYTES } from "@/lib/http/body";
 import { projectPublicKey } from "@/lib/projects/project-keys";
 import { PROJECT_NAME_MAX } from "@/lib/field-limits";
-import { randomId } from "@/lib/secrets";
 import { createdInit } from "../helpers/api";
-import { approve, COOKIE_NAME, deny, newAccount, sessionTokenOf, signIn, signOut, SITE } from "../helpers/forms";
+import { approve, COOKIE_NAME, deny } from "../helpers/forms";
 import {
   assertHostileForm,
-  buildRequest,
-  clientHeadersArb,
-  declaredLengthArb,
-  describeBody,
-  describeHeaders,
-  fillCookie,
-  formBodySpecArb,
-  formContentTypeArb,
-  formOriginArb,
   formPairsArb,
   HOSTILE_ATOMS,
   hostileTextArb,
@@ -28,18 +17,14 @@ import {
   pathParam,
   preview,
   PROPERTY_TIMEOUT_MS,
-  requestBody,
-  returnToQueryArb,
   SEED,
   segmentArb,
-  sessionCookieArb,
   sometimes,
   urlEncoded,
   type BodySpec,
   type FormField,
-  type HeaderList,
-  type OriginHeaders,
 } from "../helpers/hostile";
+import { anyPost, OWN_PAGE, ownPagePost, postForm, signedInPersonWithProjects, type FormInput } from "../helpers/hostile-forms";
 
 // Hostile input through HTTP, property-based (issue 5, second bullet): generated init ids,
 // fields (project, new project name, code check), bodies, content types, origins, cookies and
@@ -51,45 +36,25 @@ import {
 // more of CPU each): most generated approvals choose an existing project, and ProjectKey, written
 // whenever a key is done, is not blamed on the request then running (FORM_DOCUMENTED).
 
-const PASSWORD = "correct horse battery";
-
 type Fixtures = { session: string; signedOut: string; finished: string[]; ownProject: string; othersProject: string };
 let fixtures: Fixtures;
 
 beforeAll(async () => {
-  const person = await newAccount();
-  const other = await newAccount();
-  const second = sessionTokenOf(await signIn({ email: person.email, password: PASSWORD }));
-  if (second === null) throw new Error("sign-in failed");
-  await signOut(second);
-  const prisma = await db();
-  const [personId, otherId] = await Promise.all([person.email, other.email].map(async (email) => (await prisma.user.findUniqueOrThrow({ where: { email } })).id));
-  const ownProject = randomId();
-  const othersProject = randomId();
-  await prisma.project.create({ data: { id: ownProject, name: "Mine", ownerId: personId, createdAt: new Date() } });
-  await prisma.project.create({ data: { id: othersProject, name: "Theirs", ownerId: otherId, createdAt: new Date() } });
+  const { session, signedOut, ownProject, othersProject } = await signedInPersonWithProjects();
   // Inits that can no longer be decided: done, denied, expired.
   const [done, denied, expired] = [await createdInit(), await createdInit(), await createdInit()];
-  const approval = await approve(done.id, person.token, { project: ownProject, code_confirmed: "yes" });
+  const approval = await approve(done.id, session, { project: ownProject, code_confirmed: "yes" });
   if (approval.headers.get("location")?.includes("error")) throw new Error(`approval failed: ${approval.headers.get("location")}`);
-  await deny(denied.id, person.token);
+  await deny(denied.id, session);
+  const prisma = await db();
   await prisma.init.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-  fixtures = { session: person.token, signedOut: second, finished: [done.id, denied.id, expired.id], ownProject, othersProject };
+  fixtures = { session, signedOut, finished: [done.id, denied.id, expired.id], ownProject, othersProject };
 }, 120_000);
 
 /** The init a request names: a fresh pending one (made just before it), or a segment. */
 type Target = { fresh: true } | { fresh: false; segment: string; raw: boolean };
 
-type InitFormInput = {
-  target: Target;
-  origin: OriginHeaders;
-  cookie: string | undefined;
-  contentType: string | undefined;
-  declaredLength: string | undefined;
-  body: BodySpec;
-  headers: HeaderList;
-  query: string;
-};
+type InitFormInput = FormInput & { target: Target };
 
 /** `{userCode}` in a field is the fresh init's code, `{initId}` its id. */
 type Fresh = { id: string; userCode: string } | null;
@@ -106,27 +71,9 @@ function targetArb(): fc.Arbitrary<Target> {
  * the code check and the project choice are what decides); else anything.
  */
 function inputArb(fields: fc.Arbitrary<FormField[]>, hugePrefix: string): fc.Arbitrary<InitFormInput> {
-  const headers = clientHeadersArb().map((list) => list.filter(([name]) => name !== "cookie"));
-  const decided: fc.Arbitrary<InitFormInput> = fc.record({
-    target: targetArb(),
-    origin: fc.constantFrom<OriginHeaders>({ origin: SITE }, { origin: "null", fetchSite: "same-origin" }, { fetchSite: "same-origin" }),
-    cookie: fc.constant(`${COOKIE_NAME}={session}`),
-    contentType: fc.constantFrom("application/x-www-form-urlencoded", "application/x-www-form-urlencoded;charset=UTF-8"),
-    declaredLength: fc.constant(undefined),
-    body: fields.map((pairs): BodySpec => ({ kind: "text", text: urlEncoded(pairs) })),
-    headers,
-    query: returnToQueryArb(),
-  });
-  const anything: fc.Arbitrary<InitFormInput> = fc.record({
-    target: targetArb(),
-    origin: formOriginArb(SITE),
-    cookie: sessionCookieArb(),
-    contentType: formContentTypeArb(),
-    declaredLength: declaredLengthArb(),
-    body: formBodySpecArb(fields, MAX_FORM_BODY_BYTES, hugePrefix),
-    headers,
-    query: returnToQueryArb(),
-  });
+  const encoded = fields.map((pairs): BodySpec => ({ kind: "text", text: urlEncoded(pairs) }));
+  const decided: fc.Arbitrary<InitFormInput> = fc.record({ target: targetArb(), ...ownPagePost(fc.constantFrom(...OWN_PAGE), fc.constant(`${COOKIE_NAME}={session}`), encoded) });
+  const anything: fc.Arbitrary<InitFormInput> = fc.record({ target: targetArb(), ...anyPost(fields, hugePrefix) });
   return fc.oneof({ arbitrary: decided, weight: 1 }, { arbitrary: anything, weight: 2 });
 }
 
@@ -189,8 +136,8 @@ function approveFieldsArb(): fc.Arbitrary<FormField[]> {
 
 type Route = (request: Request, context: { params: Promise<{ id: string }> }) => Promise<Response>;
 
-async function sendInitForm(route: Route, action: "approve" | "deny", input: InitFormInput, fresh: Fresh) {
-  const { target, origin, cookie, contentType, declaredLength, body, headers, query } = input;
+function sendInitForm(route: Route, action: "approve" | "deny", input: InitFormInput, fresh: Fresh) {
+  const { target, body } = input;
   const { inUrl, param } = target.fresh ? { inUrl: fresh?.id ?? "", param: fresh?.id ?? "" } : pathParam(target.segment, target.raw);
   // The placeholders as typed and as URL-encoded ("{" is "%7B").
   const fill = (text: string) =>
@@ -201,22 +148,17 @@ async function sendInitForm(route: Route, action: "approve" | "deny", input: Ini
           .replaceAll("%7BuserCode%7D", encodeURIComponent(fresh.userCode))
           .replaceAll("{initId}", fresh.id)
           .replaceAll("%7BinitId%7D", fresh.id);
-  const list: HeaderList = [...headers];
-  if (cookie !== undefined) list.push(["cookie", fillCookie(cookie, { session: fixtures.session, signedOut: fixtures.signedOut })]);
-  if (origin.origin !== undefined) list.push(["origin", origin.origin]);
-  if (origin.fetchSite !== undefined) list.push(["sec-fetch-site", origin.fetchSite]);
-  if (contentType !== undefined) list.push(["content-type", contentType]);
-  if (declaredLength !== undefined) list.push(["content-length", declaredLength]);
-  const filled: BodySpec = body.kind === "text" ? { ...body, text: fill(body.text) } : body;
-  const request = buildRequest("POST", `http://localhost:3000/init/${inUrl}/${action}${query}`, list, requestBody(filled));
-  const response = await route(request, { params: Promise.resolve({ id: param }) });
   const which = target.fresh ? "a fresh pending init" : `id=${JSON.stringify(preview(param))}${target.raw ? " (sent raw)" : ""}`;
-  return {
-    request,
-    response,
-    description: `POST /init/{id}/${action} ${which}${preview(query, 120)}; ${describeHeaders(list)}; body ${describeBody(filled)}`,
-    secrets: [fixtures.session, fixtures.signedOut],
-  };
+  const { session, signedOut } = fixtures;
+  return postForm(route, {
+    path: `/init/${inUrl}/${action}`,
+    params: { id: param },
+    shown: `/init/{id}/${action} ${which}`,
+    input,
+    body: body.kind === "text" ? { ...body, text: fill(body.text) } : body,
+    sessions: { session, signedOut },
+    secrets: [session, signedOut],
+  });
 }
 
 /** A fresh pending init for the inputs that name one (a success decides it). */

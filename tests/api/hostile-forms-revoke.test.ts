@@ -3,46 +3,16 @@ import { beforeAll, describe, it } from "vitest";
 import { POST as revokeLinkRoute } from "@/app/projects/[id]/links/[linkId]/revoke/route";
 import { POST as revokeTokenRoute } from "@/app/settings/tokens/[id]/revoke/route";
 import { db } from "@/lib/db";
-import { MAX_FORM_BODY_BYTES } from "@/lib/http/body";
 import { hashSecret, randomId, randomSecret } from "@/lib/secrets";
-import { randomIv } from "../helpers/links";
-import { newAccount, sessionTokenOf, signIn, signOut, SITE } from "../helpers/forms";
-import {
-  assertHostileForm,
-  buildRequest,
-  clientHeadersArb,
-  declaredLengthArb,
-  describeBody,
-  describeHeaders,
-  fillCookie,
-  formBodySpecArb,
-  formContentTypeArb,
-  formOriginArb,
-  formPairsArb,
-  HOSTILE_ATOMS,
-  hostileTextArb,
-  NUM_RUNS,
-  pathParam,
-  preview,
-  PROPERTY_TIMEOUT_MS,
-  requestBody,
-  returnToQueryArb,
-  SEED,
-  segmentArb,
-  sessionCookieArb,
-  sometimes,
-  type BodySpec,
-  type HeaderList,
-  type OriginHeaders,
-} from "../helpers/hostile";
+import { assertHostileForm, formPairsArb, HOSTILE_ATOMS, hostileTextArb, NUM_RUNS, pathParam, preview, PROPERTY_TIMEOUT_MS, SEED, segmentArb, sometimes } from "../helpers/hostile";
+import { anyPost, postForm, signedInPersonWithProjects, type FormInput } from "../helpers/hostile-forms";
+import { randomIv } from "../helpers/journey.mjs";
 
 // Hostile input through HTTP, property-based (issue 5, second bullet): generated token, project
 // and link ids, bodies, content types, origins, cookies and headers thrown at the Revoke buttons
 // of the settings page (access tokens) and of the project page (linked clients). Seed, number of
 // runs, each form's documented codes and the checks: tests/helpers/hostile.ts (FORM_DOCUMENTED,
 // checkFormAnswer).
-
-const PASSWORD = "correct horse battery";
 
 type Fixtures = {
   session: string;
@@ -72,18 +42,8 @@ async function storeLink(projectId: string, accessTokenId: string, revokedAt?: D
 }
 
 beforeAll(async () => {
-  const person = await newAccount();
-  const other = await newAccount();
-  const second = sessionTokenOf(await signIn({ email: person.email, password: PASSWORD }));
-  if (second === null) throw new Error("sign-in failed");
-  await signOut(second);
-  const prisma = await db();
-  const [personId, otherId] = await Promise.all([person.email, other.email].map(async (email) => (await prisma.user.findUniqueOrThrow({ where: { email } })).id));
-  // Projects and links made directly: no key is needed to revoke, and none is made in the background.
-  const ownProject = randomId();
-  const othersProject = randomId();
-  await prisma.project.create({ data: { id: ownProject, name: "Mine", ownerId: personId, createdAt: new Date() } });
-  await prisma.project.create({ data: { id: othersProject, name: "Theirs", ownerId: otherId, createdAt: new Date() } });
+  const { session, signedOut, userId: personId, otherId, ownProject, othersProject } = await signedInPersonWithProjects();
+  // Links made directly too: no key is needed to revoke, and none is made in the background.
   const linkToken = await storeToken(personId);
   const othersToken = await storeToken(otherId);
   // Tokens: the person's active (all projects; one project), revoked, expired; another person's.
@@ -96,51 +56,26 @@ beforeAll(async () => {
   ];
   // Links: the person's project's, active and revoked; another person's project's.
   const links = [await storeLink(ownProject, linkToken), await storeLink(ownProject, linkToken, new Date()), await storeLink(othersProject, othersToken)];
-  fixtures = { session: person.token, signedOut: second, personId, ownProject, othersProject, linkToken, tokens, links };
+  fixtures = { session, signedOut, personId, ownProject, othersProject, linkToken, tokens, links };
 }, 120_000);
 
 /** A path segment: a fresh row of the person's (made just before the request; a success revokes it), or a segment. */
 type Segment = { fresh: true } | { fresh: false; segment: string; raw: boolean };
 
-type RevokeInput = {
-  first: Segment;
-  second: Segment;
-  origin: OriginHeaders;
-  cookie: string | undefined;
-  contentType: string | undefined;
-  declaredLength: string | undefined;
-  body: BodySpec;
-  headers: HeaderList;
-  query: string;
-};
+type RevokeInput = FormInput & { first: Segment; second: Segment };
 
 const existing = (known: string[]): fc.Arbitrary<Segment> => fc.record({ fresh: fc.constant<false>(false), segment: segmentArb(known), raw: fc.boolean() });
 const segment = (known: string[], freshWeight: number): fc.Arbitrary<Segment> =>
   fc.oneof({ arbitrary: fc.constant<Segment>({ fresh: true }), weight: freshWeight }, { arbitrary: existing(known), weight: 2 });
 
 function inputArb(first: fc.Arbitrary<Segment>, second: fc.Arbitrary<Segment>): fc.Arbitrary<RevokeInput> {
-  return fc.record({
-    first,
-    second,
-    origin: formOriginArb(SITE),
-    cookie: sessionCookieArb(),
-    contentType: formContentTypeArb(),
-    declaredLength: declaredLengthArb(),
-    body: formBodySpecArb(formPairsArb({ extra: sometimes(fc.oneof(fc.constantFrom(...HOSTILE_ATOMS), hostileTextArb())) }), MAX_FORM_BODY_BYTES, "x="),
-    headers: clientHeadersArb().map((headers) => headers.filter(([name]) => name !== "cookie")),
-    query: returnToQueryArb(),
-  });
+  return fc.record({ first, second, ...anyPost(formPairsArb({ extra: sometimes(fc.oneof(fc.constantFrom(...HOSTILE_ATOMS), hostileTextArb())) }), "x=") });
 }
 
-function headerList(input: RevokeInput): HeaderList {
-  const { origin, cookie, contentType, declaredLength, headers } = input;
-  const list: HeaderList = [...headers];
-  if (cookie !== undefined) list.push(["cookie", fillCookie(cookie, { session: fixtures.session, signedOut: fixtures.signedOut })]);
-  if (origin.origin !== undefined) list.push(["origin", origin.origin]);
-  if (origin.fetchSite !== undefined) list.push(["sec-fetch-site", origin.fetchSite]);
-  if (contentType !== undefined) list.push(["content-type", contentType]);
-  if (declaredLength !== undefined) list.push(["content-length", declaredLength]);
-  return list;
+/** A post as the person, whose sessions must not come back in Location. */
+function post(input: RevokeInput) {
+  const { session, signedOut } = fixtures;
+  return { input, sessions: { session, signedOut }, secrets: [session, signedOut] };
 }
 
 /** The segment in the URL and the param the handler gets; `freshId` for a fresh one. */
@@ -158,17 +93,9 @@ describe("hostile input through HTTP: the Revoke forms of access tokens and link
       await assertHostileForm(
         "POST /settings/tokens/{id}/revoke",
         inputArb(segment(tokens, 2), fc.constant<Segment>({ fresh: false, segment: "", raw: false })),
-        async (input, freshId: string | null) => {
-          const list = headerList(input);
+        (input, freshId: string | null) => {
           const id = resolve(input.first, freshId);
-          const request = buildRequest("POST", `http://localhost:3000/settings/tokens/${id.inUrl}/revoke${input.query}`, list, requestBody(input.body));
-          const response = await revokeTokenRoute(request, { params: Promise.resolve({ id: id.param }) });
-          return {
-            request,
-            response,
-            description: `POST /settings/tokens/{id}/revoke id=${id.shown}${preview(input.query, 120)}; ${describeHeaders(list)}; body ${describeBody(input.body)}`,
-            secrets: [fixtures.session, fixtures.signedOut],
-          };
+          return postForm(revokeTokenRoute, { path: `/settings/tokens/${id.inUrl}/revoke`, params: { id: id.param }, shown: `/settings/tokens/{id}/revoke id=${id.shown}`, ...post(input) });
         },
         async (input) => (input.first.fresh ? storeToken(personId) : null),
       );
@@ -188,18 +115,15 @@ describe("hostile input through HTTP: the Revoke forms of access tokens and link
       await assertHostileForm(
         "POST /projects/{id}/links/{linkId}/revoke",
         inputArb(project, segment(links, 3)),
-        async (input, freshId: string | null) => {
-          const list = headerList(input);
+        (input, freshId: string | null) => {
           const id = resolve(input.first, null);
           const linkId = resolve(input.second, freshId);
-          const request = buildRequest("POST", `http://localhost:3000/projects/${id.inUrl}/links/${linkId.inUrl}/revoke${input.query}`, list, requestBody(input.body));
-          const response = await revokeLinkRoute(request, { params: Promise.resolve({ id: id.param, linkId: linkId.param }) });
-          return {
-            request,
-            response,
-            description: `POST /projects/{id}/links/{linkId}/revoke id=${id.shown} linkId=${linkId.shown}${preview(input.query, 120)}; ${describeHeaders(list)}; body ${describeBody(input.body)}`,
-            secrets: [fixtures.session, fixtures.signedOut],
-          };
+          return postForm(revokeLinkRoute, {
+            path: `/projects/${id.inUrl}/links/${linkId.inUrl}/revoke`,
+            params: { id: id.param, linkId: linkId.param },
+            shown: `/projects/{id}/links/{linkId}/revoke id=${id.shown} linkId=${linkId.shown}`,
+            ...post(input),
+          });
         },
         async (input) => (input.second.fresh ? storeLink(ownProject, linkToken) : null),
       );

@@ -9,19 +9,17 @@ import { approve, deny, newAccount } from "../helpers/forms";
 import {
   assertHostile,
   authorizationArb,
-  buildRequest,
   clientHeadersArb,
   credentialArb,
-  describeHeaders,
   encodeSegment,
   jwtShapedArb,
   NUM_RUNS,
-  PROPERTY_TIMEOUT_MS,
   preview,
+  PROPERTY_TIMEOUT_MS,
   queryArb,
   SEED,
   segmentArb,
-  type HeaderList,
+  sendToRoute,
 } from "../helpers/hostile";
 
 // Hostile input, property-based (issue 5): generated ids, Authorization values and headers
@@ -75,13 +73,9 @@ describe("hostile input: GET /api/init/{id}", () => {
         ),
       );
       const input = fc.record({ target: idAndAuthorization, headers: clientHeadersArb(), query: queryArb() });
-      await assertHostile("GET /api/init/{id}", input, async ({ target: { id, authorization }, headers, query }) => {
-        const list: HeaderList = [...headers];
-        if (authorization !== undefined) list.push(["authorization", authorization]);
-        const request = buildRequest("GET", `http://localhost:3000/api/init/${encodeSegment(id)}${query}`, list);
-        const response = await initStatusRoute(request, { params: Promise.resolve({ id }) });
-        return { request, response, description: `GET /api/init/{id} id=${JSON.stringify(preview(id))}${query.slice(0, 60)}; ${describeHeaders(list)}` };
-      });
+      await assertHostile("GET /api/init/{id}", input, ({ target: { id, authorization }, headers, query }) =>
+        sendToRoute(initStatusRoute, { method: "GET", path: `/api/init/${encodeSegment(id)}`, query, params: { id }, headers, extra: { authorization }, shown: `/api/init/{id} id=${JSON.stringify(preview(id))}` }),
+      );
     },
     PROPERTY_TIMEOUT_MS,
   );

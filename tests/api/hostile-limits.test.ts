@@ -3,17 +3,13 @@ import { describe, it } from "vitest";
 import { POST as createInitRoute } from "@/app/api/init/route";
 import {
   assertHostile,
-  buildRequest,
   clientHeadersArb,
   contentTypeArb,
-  describeBody,
-  describeHeaders,
   jsonBodyArb,
   NUM_RUNS,
   PROPERTY_TIMEOUT_MS,
-  requestBody,
   SEED,
-  type HeaderList,
+  sendToRoute,
 } from "../helpers/hostile";
 
 // Hostile input, property-based (issue 5), with a low Create Init limit: the same properties
@@ -38,12 +34,9 @@ describe("hostile input under a low limit: POST /api/init with CREATE_INIT_PER_M
   it(
     `answers ${NUM_RUNS} generated requests (seed ${SEED}) as documented, and a refusal (429 included) writes nothing`,
     async () => {
-      await assertHostile("POST /api/init", input, async ({ body, contentType, headers }) => {
-        const list: HeaderList = [...headers, ["content-type", contentType ?? ""]];
-        const request = buildRequest("POST", "http://localhost:3000/api/init", list, requestBody(body));
-        const response = await createInitRoute(request, { params: Promise.resolve({}) });
-        return { request, response, description: `POST /api/init; ${describeHeaders(list)}; body ${describeBody(body)}` };
-      });
+      await assertHostile("POST /api/init", input, ({ body, contentType, headers }) =>
+        sendToRoute(createInitRoute, { method: "POST", path: "/api/init", params: {}, headers, extra: { "content-type": contentType ?? "" }, body }),
+      );
     },
     PROPERTY_TIMEOUT_MS,
   );

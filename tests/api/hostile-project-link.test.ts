@@ -14,27 +14,23 @@ import { approvedClient, linked, publishedJwks } from "../helpers/links";
 import {
   assertHostile,
   authorizationArb,
-  buildRequest,
   clientHeadersArb,
   contentTypeArb,
   credentialArb,
   declaredLengthArb,
-  describeBody,
-  describeHeaders,
   encodeSegment,
   hexText,
   ivArb,
   jsonBodyArb,
   jwtShapedArb,
   NUM_RUNS,
-  PROPERTY_TIMEOUT_MS,
   preview,
+  PROPERTY_TIMEOUT_MS,
   queryArb,
-  requestBody,
   SEED,
   segmentArb,
+  sendToRoute,
   tamperedJwtArb,
-  type HeaderList,
 } from "../helpers/hostile";
 
 // Hostile input, property-based (issue 5): generated project ids, ivs, bearer values, bodies and
@@ -127,20 +123,18 @@ describe("hostile input: Create Project Link and the link bearer", () => {
         headers: clientHeadersArb(),
         query: queryArb(),
       });
-      await assertHostile("POST /api/projects/{projectId}/link/{iv}", input, async ({ target: { projectId, authorization }, iv, body, contentType, declaredLength, headers, query }) => {
-        const list: HeaderList = [...headers];
-        if (authorization !== undefined) list.push(["authorization", authorization]);
-        if (contentType !== undefined && body.kind !== "none") list.push(["content-type", contentType]);
-        if (declaredLength !== undefined) list.push(["content-length", declaredLength]);
-        const url = `http://localhost:3000/api/projects/${encodeSegment(projectId)}/link/${encodeSegment(iv)}${query}`;
-        const request = buildRequest("POST", url, list, requestBody(body));
-        const response = await linkRoute(request, { params: Promise.resolve({ projectId, iv }) });
-        return {
-          request,
-          response,
-          description: `POST /api/projects/{projectId}/link/{iv} projectId=${JSON.stringify(preview(projectId))} iv=${JSON.stringify(preview(iv))}${query.slice(0, 60)}; ${describeHeaders(list)}; body ${describeBody(body)}`,
-        };
-      });
+      await assertHostile("POST /api/projects/{projectId}/link/{iv}", input, ({ target: { projectId, authorization }, iv, body, contentType, declaredLength, headers, query }) =>
+        sendToRoute(linkRoute, {
+          method: "POST",
+          path: `/api/projects/${encodeSegment(projectId)}/link/${encodeSegment(iv)}`,
+          query,
+          params: { projectId, iv },
+          headers,
+          extra: { authorization, "content-type": body.kind === "none" ? undefined : contentType, "content-length": declaredLength },
+          body,
+          shown: `/api/projects/{projectId}/link/{iv} projectId=${JSON.stringify(preview(projectId))} iv=${JSON.stringify(preview(iv))}`,
+        }),
+      );
     },
     PROPERTY_TIMEOUT_MS,
   );
@@ -161,13 +155,17 @@ describe("hostile input: Create Project Link and the link bearer", () => {
         },
       );
       const input = fc.record({ target, headers: clientHeadersArb(), query: queryArb() });
-      await assertHostile("GET /api/projects/{projectId}", input, async ({ target: { projectId, authorization }, headers, query }) => {
-        const list: HeaderList = [...headers];
-        if (authorization !== undefined) list.push(["authorization", authorization]);
-        const request = buildRequest("GET", `http://localhost:3000/api/projects/${encodeSegment(projectId)}${query}`, list);
-        const response = await projectRoute(request, { params: Promise.resolve({ projectId }) });
-        return { request, response, description: `GET /api/projects/{projectId} projectId=${JSON.stringify(preview(projectId))}${query.slice(0, 60)}; ${describeHeaders(list)}` };
-      });
+      await assertHostile("GET /api/projects/{projectId}", input, ({ target: { projectId, authorization }, headers, query }) =>
+        sendToRoute(projectRoute, {
+          method: "GET",
+          path: `/api/projects/${encodeSegment(projectId)}`,
+          query,
+          params: { projectId },
+          headers,
+          extra: { authorization },
+          shown: `/api/projects/{projectId} projectId=${JSON.stringify(preview(projectId))}`,
+        }),
+      );
     },
     PROPERTY_TIMEOUT_MS,
   );

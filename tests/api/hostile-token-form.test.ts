@@ -1,20 +1,15 @@
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
 import { POST as createTokenRoute } from "@/app/settings/tokens/create/route";
-import { db } from "@/lib/db";
 import { MAX_FORM_BODY_BYTES } from "@/lib/http/body";
-import { randomId } from "@/lib/secrets";
-import { COOKIE_NAME, newAccount, signIn, signOut, sessionTokenOf, SITE } from "../helpers/forms";
+import { COOKIE_NAME, SITE } from "../helpers/forms";
 import {
   assertHostile,
   authorizationArb,
-  buildRequest,
   clientHeadersArb,
   contentTypeArb,
   credentialArb,
   declaredLengthArb,
-  describeBody,
-  describeHeaders,
   formBodyArb,
   headerText,
   HOSTILE_ATOMS,
@@ -24,12 +19,12 @@ import {
   oneBadField,
   PROPERTY_TIMEOUT_MS,
   queryArb,
-  requestBody,
   SEED,
   segmentArb,
+  sendToRoute,
   sometimes,
-  type HeaderList,
 } from "../helpers/hostile";
+import { signedInPersonWithProjects } from "../helpers/hostile-forms";
 
 // Hostile input, property-based (issue 5): generated sessions, origins, form fields, bodies and
 // headers thrown at the settings page's JSON form route POST /settings/tokens/create. Seed, number
@@ -39,20 +34,8 @@ type Fixtures = { session: string; signedOut: string; ownProject: string; others
 let fixtures: Fixtures;
 
 beforeAll(async () => {
-  const person = await newAccount();
-  const other = await newAccount();
-  // A session that has been signed out: its cookie must open nothing.
-  const second = sessionTokenOf(await signIn({ email: person.email, password: "correct horse battery" }));
-  if (second === null) throw new Error("sign-in failed");
-  await signOut(second);
-  // Projects made directly (no key is needed here, and none is made in the background).
-  const prisma = await db();
-  const [personId, otherId] = await Promise.all([person.email, other.email].map(async (email) => (await prisma.user.findUniqueOrThrow({ where: { email } })).id));
-  const ownProject = randomId();
-  const othersProject = randomId();
-  await prisma.project.create({ data: { id: ownProject, name: "Mine", ownerId: personId, createdAt: new Date() } });
-  await prisma.project.create({ data: { id: othersProject, name: "Theirs", ownerId: otherId, createdAt: new Date() } });
-  fixtures = { session: person.token, signedOut: second, ownProject, othersProject };
+  const { session, signedOut, ownProject, othersProject } = await signedInPersonWithProjects();
+  fixtures = { session, signedOut, ownProject, othersProject };
 }, 120_000);
 
 describe("hostile input: POST /settings/tokens/create", () => {
@@ -128,23 +111,17 @@ describe("hostile input: POST /settings/tokens/create", () => {
       await assertHostile(
         "POST /settings/tokens/create",
         input,
-        async ({ cookie: cookieValue, sameOrigin: { origin, fetchSite }, body, contentType, declaredLength, authorization, headers, query }) => {
-          const list: HeaderList = [...headers];
-          if (cookieValue !== undefined) list.push(["cookie", cookieValue]);
-          if (origin !== undefined) list.push(["origin", origin]);
-          if (fetchSite !== undefined) list.push(["sec-fetch-site", fetchSite]);
-          if (contentType !== undefined) list.push(["content-type", contentType]);
-          if (declaredLength !== undefined) list.push(["content-length", declaredLength]);
-          if (authorization !== undefined) list.push(["authorization", authorization]);
-          const request = buildRequest("POST", `http://localhost:3000/settings/tokens/create${query}`, list, requestBody(body));
-          const response = await createTokenRoute(request, { params: Promise.resolve({}) });
-          return {
-            request,
-            response,
-            description: `POST /settings/tokens/create${query.slice(0, 60)}; ${describeHeaders(list)}; body ${describeBody(body)}`,
+        ({ cookie: cookieValue, sameOrigin: { origin, fetchSite }, body, contentType, declaredLength, authorization, headers, query }) =>
+          sendToRoute(createTokenRoute, {
+            method: "POST",
+            path: "/settings/tokens/create",
+            query,
+            params: {},
+            headers,
+            extra: { cookie: cookieValue, origin, "sec-fetch-site": fetchSite, "content-type": contentType, "content-length": declaredLength, authorization },
+            body,
             secrets: [session, signedOut],
-          };
-        },
+          }),
       );
     },
     PROPERTY_TIMEOUT_MS,

@@ -14,14 +14,15 @@ import { approvedClient, getProject, linked, publishedJwks } from "../helpers/li
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 
-describe("signing key rotation", () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
+// Both suites move the clock.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
 
+describe("signing key rotation", () => {
   it("keeps old keys verifiable until their bearers expire, and publishes a new key before it signs", async () => {
     const start = Date.now();
     const client = await approvedClient();
@@ -74,13 +75,6 @@ describe("signing key rotation", () => {
 });
 
 describe("a server started with the wrong master key", () => {
-  beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["Date"] });
-  });
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
   it("is refused before it can add a signing key that the other instances cannot open, even when rotation is due", async () => {
     const { prepareSigningKey } = await import("@/lib/links/signing-keys");
     await prepareSigningKey(config());

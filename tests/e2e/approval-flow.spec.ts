@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createInit, newEmail, PASSWORD, signUpFromInitPage, status } from "./flow";
+import { approveAsNewPerson, createInit, newEmail, PASSWORD, signUpFromInitPage, status } from "./flow";
 
 test("a person signs up from the init page, checks the code, approves, and the client collects its token once", async ({ page, request }) => {
   const init = await createInit(request);
@@ -70,11 +70,7 @@ test("the page updates without a reload when another tab approves", async ({ pag
 
 test("another person can neither see nor approve into someone else's project", async ({ browser, page, request }) => {
   const init = await createInit(request);
-  await page.goto(init.redirect_url);
-  await signUpFromInitPage(page, newEmail());
-  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
-  await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
+  await approveAsNewPerson(page, init);
 
   const stranger = await (await browser.newContext()).newPage();
   await stranger.goto("/signup");

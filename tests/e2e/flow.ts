@@ -1,17 +1,25 @@
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { createInit as createInitStep, newEmail as newEmailFor, PASSWORD, type CreatedInit, type Send } from "../helpers/journey.mjs";
 
-// Steps shared by the end-to-end specs: what a CLI does over HTTP and what a person does in the page.
+// Steps shared by the end-to-end specs: what a CLI does over HTTP (the journey of
+// tests/helpers/journey.mjs, through Playwright's request context) and what a person does in the page.
 
-export const PASSWORD = "correct horse battery";
-let people = 0;
-export const newEmail = () => `e2e-${Date.now()}-${++people}@example.com`;
+export { PASSWORD, type CreatedInit };
+export const newEmail = () => newEmailFor("e2e");
 
-export type CreatedInit = { id: string; url: string; redirect_url: string; user_code: string; secret: string };
+/**
+ * The journey's transport to the server at `base` (by default the suite's baseURL); a redirect
+ * is the answer, never followed.
+ */
+export function over(request: APIRequestContext, base = ""): Send {
+  return async (method, path, body, headers) => {
+    const response = await request.fetch(`${base}${path}`, { method, data: body, headers, maxRedirects: 0 });
+    return { status: response.status(), headers: response.headers(), text: await response.text() };
+  };
+}
 
-export async function createInit(request: APIRequestContext): Promise<CreatedInit> {
-  const response = await request.post("/api/init", { data: { sender: "@acme/cli", sender_device: "build box <b>bold</b>", sender_os: "linux" } });
-  expect(response.status()).toBe(201);
-  return response.json();
+export function createInit(request: APIRequestContext): Promise<CreatedInit> {
+  return createInitStep(over(request), { sender: "@acme/cli", sender_device: "build box <b>bold</b>", sender_os: "linux" });
 }
 
 // Each status request names its own poller, so the test never waits out the interval.
@@ -30,4 +38,14 @@ export async function signUpFromInitPage(page: Page, email: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
+}
+
+/** A new person opens the init's page, signs up from it and approves, into a new project named `name` if given. */
+export async function approveAsNewPerson(page: Page, init: CreatedInit, name?: string) {
+  await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  if (name !== undefined) await page.getByRole("textbox", { name: "New project name" }).fill(name);
+  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
 }

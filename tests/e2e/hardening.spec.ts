@@ -2,7 +2,8 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:c
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { MAIN_URL, scratchDatabase } from "../../playwright.config";
-import { createInit, newEmail, PASSWORD, signUpFromInitPage } from "./flow";
+import { linkedClient } from "../helpers/journey.mjs";
+import { approveAsNewPerson, createInit, newEmail, over, PASSWORD } from "./flow";
 
 // Headers, logs and URLs under hostile conditions. One server of its own, with an https APP_URL
 // (HSTS, Secure cookies) and its output captured, so the logs can be searched for secrets.
@@ -66,12 +67,7 @@ test("pages carry a strict, per-request CSP that the app's own scripts satisfy",
   }
 
   // A whole approval with client-side code running (live status, navigation): nothing blocked.
-  const init = await createInit(request);
-  await page.goto(init.redirect_url);
-  await signUpFromInitPage(page, newEmail());
-  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
-  await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
+  await approveAsNewPerson(page, await createInit(request));
   await page.getByRole("link", { name: "Access tokens" }).click();
   await page.getByLabel("Token name").fill("csp check");
   await page.getByRole("button", { name: "Create token" }).click();
@@ -99,26 +95,19 @@ test("a forged Host or X-Forwarded-Host changes no URL the service builds", asyn
 
 test("no token, secret, password or key appears in the server's logs after a full flow", async ({ request }) => {
   const password = `pw-${randomBytes(12).toString("hex")}`;
-  const email = newEmail();
-  const init = await (await request.post(`${SERVER}/api/init`, { data: { sender: "@acme/cli" } })).json();
-  const signUp = await request.post(`${SERVER}/auth/signup`, { form: { email, password }, headers: FORM, maxRedirects: 0 });
-  const session = /__Host-initlink_session=([^;]+)/.exec(signUp.headers()["set-cookie"] ?? "")?.[1];
-  expect(session).toBeTruthy();
-  const cookie = { cookie: `__Host-initlink_session=${session}` };
+  // The journey throws unless the sign-up starts a session and the approval leads to the init's page.
+  const client = await linkedClient(over(request, SERVER), { site: APP_URL, email: newEmail(), password, name: "Logged", init: { sender: "@acme/cli" } });
+  const { init, cookie } = client;
   // A failed sign-in with a wrong password, which must not be logged either.
-  await request.post(`${SERVER}/auth/signin`, { form: { email, password: `${password}-wrong` }, headers: FORM, maxRedirects: 0 });
-  const approval = await request.post(`${SERVER}/init/${init.id}/approve`, { form: { project: "new", name: "Logged", code_confirmed: "yes" }, headers: { ...FORM, ...cookie }, maxRedirects: 0 });
-  expect(approval.headers().location).toBe(`${APP_URL}/init/${init.id}`);
-  const pickup = await (await request.get(`${SERVER}/api/init/${init.id}`, { headers: { authorization: `Bearer ${init.secret}` } })).json();
-  const link = await (await request.post(`${SERVER}/api/projects/${init.id}/link/${randomBytes(16).toString("hex")}`, { headers: { authorization: `Bearer ${pickup.access_token}` } })).json();
-  expect((await request.get(`${SERVER}/api/projects/${init.id}`, { headers: { authorization: link.bearer } })).status()).toBe(200);
-  const personal = await (await request.post(`${SERVER}/settings/tokens/create`, { form: { name: "logged", scope: "all", lifetime: "7" }, headers: { ...FORM, ...cookie } })).json();
+  await request.post(`${SERVER}/auth/signin`, { form: { email: client.email, password: `${password}-wrong` }, headers: FORM, maxRedirects: 0 });
+  expect((await request.get(`${SERVER}/api/projects/${init.id}`, { headers: { authorization: client.bearer } })).status()).toBe(200);
+  const personal = await (await request.post(`${SERVER}/settings/tokens/create`, { form: { name: "logged", scope: "all", lifetime: "7" }, headers: { ...FORM, cookie } })).json();
   // Failures that echo nothing: a wrong secret, an unknown token.
   await request.get(`${SERVER}/api/init/${init.id}`, { headers: { authorization: `Bearer ${init.secret}x` } });
   await request.post(`${SERVER}/api/projects/${init.id}/link/${"ab".repeat(16)}`, { headers: { authorization: `Bearer ${personal.token}x` } });
   await new Promise((resolve) => setTimeout(resolve, 500));
 
-  const secrets = { password, session, initSecret: init.secret, accessToken: pickup.access_token, jwt: link.bearer.slice(7), personalToken: personal.token, masterKey: MASTER_KEY };
+  const secrets = { password, session: client.session, initSecret: init.secret, accessToken: client.accessToken, jwt: client.bearer.slice(7), personalToken: personal.token, masterKey: MASTER_KEY };
   for (const [name, value] of Object.entries(secrets)) {
     expect(typeof value === "string" && value.length > 8, name).toBe(true);
     expect(output.includes(value as string), `${name} appears in the logs`).toBe(false);

@@ -2,7 +2,8 @@ import { constants, publicEncrypt, randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { createRemoteJWKSet, jwtVerify } from "jose";
 import { MAIN_URL } from "../../playwright.config";
-import { createInit, newEmail, signUpFromInitPage, status } from "./flow";
+import { createLink } from "../helpers/journey.mjs";
+import { approveAsNewPerson, createInit, over, status } from "./flow";
 
 // The whole journey against the production build: a CLI starts an init, a person approves it
 // in Chromium, the CLI collects its access token, links itself to the project, and uses the
@@ -10,23 +11,14 @@ import { createInit, newEmail, signUpFromInitPage, status } from "./flow";
 
 test("link a client to a project, use its bearer, and revoke it from the project page", async ({ page, request }) => {
   const init = await createInit(request);
-  await page.goto(init.redirect_url);
-  await signUpFromInitPage(page, newEmail());
-  await page.getByRole("textbox", { name: "New project name" }).fill("Secrets vault");
-  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
-  await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
+  await approveAsNewPerson(page, init, "Secrets vault");
 
   const collected = await status(request, init, init.secret);
   expect(collected.access_token).toMatch(/^ilat_[A-Za-z0-9_-]{43}$/);
   const projectId: string = collected.project_id;
 
-  const iv = randomBytes(16).toString("hex");
-  const linkResponse = await request.post(`/api/projects/${projectId}/link/${iv}`, {
-    headers: { authorization: `Bearer ${collected.access_token}`, "user-agent": "acme-cli/2.0 (e2e)" },
-  });
-  expect(linkResponse.status()).toBe(200);
-  const link = await linkResponse.json();
+  const link = await createLink(over(request), projectId, collected.access_token, { headers: { "user-agent": "acme-cli/2.0 (e2e)" } });
+  const { iv } = link;
   expect(link).toMatchObject({ success: true, public: expect.stringContaining("-----BEGIN PUBLIC KEY-----") });
   expect(link).not.toHaveProperty("error");
 
@@ -78,12 +70,7 @@ test("the JWKS is published at its well-known address, with public keys only", a
 
 test("a person makes an access token on the settings page, a client links with it, and revoking it stops the client", async ({ page, request }) => {
   const init = await createInit(request);
-  await page.goto(init.redirect_url);
-  await signUpFromInitPage(page, newEmail());
-  await page.getByRole("textbox", { name: "New project name" }).fill("Build cache");
-  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
-  await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
+  await approveAsNewPerson(page, init, "Build cache");
 
   await page.getByRole("link", { name: "Access tokens" }).click();
   await expect(page.getByRole("heading", { name: "Access tokens" })).toBeVisible();
@@ -100,9 +87,7 @@ test("a person makes an access token on the settings page, a client links with i
   await expect(tokens).toContainText("Build cache");
   await page.screenshot({ path: "test-results/screenshots/settings-token-created.png", fullPage: true });
 
-  const iv = randomBytes(16).toString("hex");
-  const link = await request.post(`/api/projects/${init.id}/link/${iv}`, { headers: { authorization: `Bearer ${token}` } });
-  expect(link.status()).toBe(200);
+  await createLink(over(request), init.id, token);
 
   // Shown once: after a reload the token is gone from the page.
   await page.reload();

@@ -1,35 +1,23 @@
-import { POST as createInitRoute } from "@/app/api/init/route";
-import { GET as initStatusRoute } from "@/app/api/init/[id]/route";
 import { db } from "@/lib/db";
+import { dispatch, inProcess } from "./in-process";
+import { createInit as createInitStep } from "./journey.mjs";
 
-// Calls the real route handlers with real Requests, as server.mjs hands them over: the TCP
-// peer's address in x-initlink-peer.
+// Create Init and the init status, through the real route handlers (tests/helpers/in-process.ts).
 
-export const CLI_HEADERS = { "x-initlink-peer": "127.0.0.1", "user-agent": "acme-cli/1.0" };
+const CLI_HEADERS = { "user-agent": "acme-cli/1.0" };
 
 export function createInit(body: BodyInit | null, headers: Record<string, string> = { "content-type": "application/json" }) {
-  const request = new Request("http://localhost:3000/api/init", {
-    method: "POST",
-    body,
-    headers: { ...CLI_HEADERS, ...headers },
-    duplex: "half",
-  } as RequestInit);
-  return createInitRoute(request, { params: Promise.resolve({}) });
+  return dispatch("POST", "/api/init", { body, headers: { ...CLI_HEADERS, ...headers } });
 }
 
 export function createInitJson(body: unknown, headers: Record<string, string> = {}) {
   return createInit(JSON.stringify(body), { "content-type": "application/json", ...headers });
 }
 
-export async function createdInit(body: unknown = { sender: "@acme/cli" }) {
-  const response = await createInitJson(body);
-  if (response.status !== 201) throw new Error(`Create Init answered ${response.status}`);
-  return (await response.json()) as { id: string; url: string; redirect_url: string; interval: number; timestamp: number; user_code: string; expires_at: number; secret: string };
-}
+export const createdInit = (body: unknown = { sender: "@acme/cli" }) => createInitStep(inProcess, body, CLI_HEADERS);
 
 export function getInitStatus(id: string, headers: Record<string, string> = {}) {
-  const request = new Request(`http://localhost:3000/api/init/${encodeURIComponent(id)}`, { headers: { ...CLI_HEADERS, ...headers } });
-  return initStatusRoute(request, { params: Promise.resolve({ id }) });
+  return dispatch("GET", `/api/init/${encodeURIComponent(id)}`, { headers: { ...CLI_HEADERS, ...headers } });
 }
 
 /** Everything the database holds, to show that a rejected request wrote nothing. */

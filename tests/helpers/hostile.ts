@@ -568,6 +568,33 @@ export type Sent = {
   secrets?: string[];
 };
 
+type Generated<P> = {
+  method: "GET" | "POST";
+  /** The URL's path, segments encoded as sent. */
+  path: string;
+  query?: string;
+  /** As Next hands them to the handler. */
+  params: P;
+  /** The client's generated headers; `extra` adds each of its headers that is set, in order. */
+  headers: HeaderList;
+  extra?: Record<string, string | undefined>;
+  body?: BodySpec;
+  /** The request, as a failure names it (its path by default). */
+  shown?: string;
+  secrets?: string[];
+};
+
+/** Sends a generated request to its route handler, as server.mjs would hand it over. */
+export async function sendToRoute<P>(route: (request: Request, context: { params: Promise<P> }) => Response | Promise<Response>, generated: Generated<P>): Promise<Sent> {
+  const { method, path, query = "", params, headers, extra = {}, body, shown = path, secrets } = generated;
+  const list: HeaderList = [...headers];
+  for (const [name, value] of Object.entries(extra)) if (value !== undefined) list.push([name, value]);
+  const request = buildRequest(method, `http://localhost:3000${path}${query}`, list, body === undefined ? null : requestBody(body));
+  const response = await route(request, { params: Promise.resolve(params) });
+  const description = `${method} ${shown}${preview(query, 120)}; ${describeHeaders(list)}${body === undefined ? "" : `; body ${describeBody(body)}`}`;
+  return { request, response, description, secrets };
+}
+
 // Placeholders the error messages document ("Send … as Authorization: Bearer <token>").
 const PLACEHOLDERS = /Bearer <(token|JWT|secret)>/g;
 

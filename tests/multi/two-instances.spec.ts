@@ -6,7 +6,8 @@ import { createLocalJWKSet, jwtVerify } from "jose";
 import pg from "pg";
 import { scratchDatabase } from "../../playwright.config";
 import { BALANCER, INSTANCE_A, INSTANCE_B, SHARED_CREATE_INIT_LIMIT } from "../../playwright.multi.config";
-import { newEmail, PASSWORD } from "../e2e/flow";
+import { approveAsNewPerson, over } from "../e2e/flow";
+import { createInit, createLink, pickUpToken } from "../helpers/journey.mjs";
 
 // Consecutive requests of one flow land on different instances; nothing may depend on which.
 
@@ -30,33 +31,22 @@ test("one flow across two instances: init on A, approval on B, pickup on B, link
   // The person's browser reaches B through the balancer.
   target = new URL(INSTANCE_B);
 
-  const created = await request.post(`${INSTANCE_A}/api/init`, { data: { sender: "@acme/cli" } });
-  expect(created.status()).toBe(201);
-  const init = await created.json();
-
-  await page.goto(init.redirect_url);
-  await page.getByRole("link", { name: "create an account" }).click();
-  await expect(page.getByRole("heading", { name: "Create an account" })).toBeVisible();
-  await page.getByLabel("Email").fill(newEmail());
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
-  await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
+  const init = await createInit(over(request, INSTANCE_A), { sender: "@acme/cli" });
+  await approveAsNewPerson(page, init);
 
   const status = await request.get(`${INSTANCE_A}/api/init/${init.id}`, { headers: { "user-agent": "poller-a" } });
   expect(await status.json()).toMatchObject({ status: "done", project_id: init.id });
-  const pickup = await (await request.get(`${INSTANCE_B}/api/init/${init.id}`, { headers: { authorization: `Bearer ${init.secret}` } })).json();
+  const pickup = await pickUpToken(over(request, INSTANCE_B), init);
   expect(pickup.access_token).toMatch(/^ilat_/);
   // The pickup happened on B: A must not hand the token out again.
   const again = await (await request.get(`${INSTANCE_A}/api/init/${init.id}`, { headers: { authorization: `Bearer ${init.secret}` } })).json();
   expect(again.access_token).toBeUndefined();
 
   const iv = "0123456789abcdef0123456789abcdef";
-  const link = await (await request.post(`${INSTANCE_A}/api/projects/${init.id}/link/${iv}`, { headers: { authorization: `Bearer ${pickup.access_token}` } })).json();
+  const link = await createLink(over(request, INSTANCE_A), init.id, pickup.access_token, { iv });
   expect(link.success).toBe(true);
   // The retry reaches B and gets the same link: idempotency lives in the database.
-  const retry = await (await request.post(`${INSTANCE_B}/api/projects/${init.id}/link/${iv}`, { headers: { authorization: `Bearer ${pickup.access_token}` } })).json();
+  const retry = await createLink(over(request, INSTANCE_B), init.id, pickup.access_token, { iv });
   expect(retry.link_id).toBe(link.link_id);
 
   const jwks = await (await request.get(`${INSTANCE_B}/.well-known/jwks.json`)).json();

@@ -1,14 +1,15 @@
 // @ts-check
-// What the bench, crash and soak scripts share: a production server on a scratch database,
-// plain HTTP requests over keep-alive connections, and the steps of a person and a client.
+// What the bench, crash and soak scripts share: a production server on a scratch database and
+// the journey's transport over keep-alive connections (the journey: tests/helpers/journey.mjs).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { linkedClient, newEmail } from "../helpers/journey.mjs";
 
-export const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+export const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /** Resident memory of a process, MiB. @param {number} pid */
 export function rssMiB(pid) {
@@ -16,10 +17,15 @@ export function rssMiB(pid) {
   return match ? Math.round(Number(match[1]) / 1024) : NaN;
 }
 
-/**
- * @typedef {{ status: number, text: string, headers: http.IncomingHttpHeaders }} Answer
- * @typedef {(method: string, urlPath: string, body?: string, headers?: Record<string, string>) => Promise<Answer>} Send
- */
+/** @typedef {import("../helpers/journey.mjs").Send} Send */
+
+/** Headers as the journey reads them: a repeated one (Set-Cookie) one value a line. @param {http.IncomingHttpHeaders} headers */
+function joined(headers) {
+  /** @type {Record<string, string>} */
+  const values = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) values[name] = Array.isArray(value) ? value.join("\n") : value;
+  return values;
+}
 
 /**
  * A request function for one server over keep-alive sockets, as many as requests in flight
@@ -36,7 +42,7 @@ export function client(port) {
         let text = "";
         response.setEncoding("utf8");
         response.on("data", (chunk) => (text += chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, text, headers: response.headers }));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, text, headers: joined(response.headers) }));
         // A server killed in the middle of an answer: "aborted" on the response, never "end"
         // and nothing on the request.
         response.on("error", reject);
@@ -48,6 +54,9 @@ export function client(port) {
     });
   return { send, close: () => agent.destroy() };
 }
+
+/** The server's APP_URL: the load runs on loopback. @param {number} port */
+export const siteOf = (port) => `http://127.0.0.1:${port}`;
 
 /**
  * Starts `npm start`'s server (production build) on `port` with `env` on top of the defaults.
@@ -62,7 +71,7 @@ export function startServer(port, env, { output = "ignore" } = {}) {
       ...process.env,
       PORT: String(port),
       HOSTNAME: "127.0.0.1",
-      APP_URL: `http://127.0.0.1:${port}`,
+      APP_URL: siteOf(port),
       MASTER_KEY: randomBytes(32).toString("base64"),
       NEXT_TELEMETRY_DISABLED: "1",
       ...env,
@@ -95,49 +104,10 @@ export async function waitUntilUp(send) {
 }
 
 /**
- * @template {{ status: number, text: string }} R
- * @param {R} response @param {number} expected @param {string} step
- * @returns {R}
- */
-export function expectStatus(response, expected, step) {
-  if (response.status !== expected) throw new Error(`${step} answered ${response.status}: ${response.text}`);
-  return response;
-}
-
-/**
- * A person's session: signs up and returns the cookie to send.
- * @param {Send} send @param {number} port @param {string} email
- */
-export async function signedUp(send, port, email) {
-  const form = { "content-type": "application/x-www-form-urlencoded", origin: `http://127.0.0.1:${port}` };
-  const body = new URLSearchParams({ email, password: "correct horse battery" }).toString();
-  const answer = expectStatus(await send("POST", "/auth/signup", body, form), 303, "sign-up");
-  return String(answer.headers["set-cookie"]).split(";")[0];
-}
-
-/**
- * The person approves an init into a new project; true when the service confirmed it.
- * @param {Send} send @param {number} port @param {string} cookie @param {string} initId
- */
-export async function approved(send, port, cookie, initId) {
-  const form = { "content-type": "application/x-www-form-urlencoded", origin: `http://127.0.0.1:${port}`, cookie };
-  const answer = await send("POST", `/init/${initId}/approve`, "project=new&name=Load&code_confirmed=yes", form);
-  return answer.status === 303 && !String(answer.headers.location).includes("error=");
-}
-
-/**
- * Sign-up, Create Init, approval, token pickup and one link: a client ready to link and read.
+ * The journey up to a link, as the load's one person and client.
  * @param {Send} send @param {number} port
  */
-export async function linkedClient(send, port) {
-  const cookie = await signedUp(send, port, `load-${Date.now()}@example.com`);
-  const init = JSON.parse(expectStatus(await send("POST", "/api/init", JSON.stringify({ sender: "@load/cli" })), 201, "Create Init").text);
-  if (!(await approved(send, port, cookie, init.id))) throw new Error("approval failed");
-  const status = JSON.parse(expectStatus(await send("GET", `/api/init/${init.id}`, undefined, { authorization: `Bearer ${init.secret}` }), 200, "token pickup").text);
-  const linkPath = `/api/projects/${status.project_id}/link/${randomBytes(16).toString("hex")}`;
-  const link = JSON.parse(expectStatus(await send("POST", linkPath, undefined, { authorization: `Bearer ${status.access_token}` }), 200, "Create Project Link").text);
-  return { projectId: status.project_id, accessToken: status.access_token, bearer: link.bearer, cookie };
-}
+export const loadClient = (send, port) => linkedClient(send, { site: siteOf(port), email: newEmail("load"), name: "Load", init: { sender: "@load/cli" } });
 
 /** p50 and p99 of a list of latencies (ms). @param {number[]} latencies */
 export function percentiles(latencies) {

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
-import { client, linkedClient, percentiles, root, rssMiB, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
+import { client, loadClient, percentiles, root, rssMiB, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
 
 const PORT = Number(process.env.BENCH_PORT || 3200);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
@@ -59,7 +59,7 @@ try {
   for (let i = 0; i < POLLED_INITS; i++) {
     ids.push(JSON.parse((await send("POST", "/api/init", JSON.stringify({ sender: "@bench/cli" }))).text).id);
   }
-  const linked = await linkedClient(send, PORT);
+  const linked = await loadClient(send, PORT);
   // Warm up every route so JIT and first-request work stay out of the figures.
   await Promise.all(ids.slice(0, 200).map((id) => send("GET", `/api/init/${id}`)));
   await Promise.all(Array.from({ length: 50 }, () => send("GET", `/api/projects/${linked.projectId}`, undefined, { authorization: linked.bearer })));

@@ -7,7 +7,8 @@
 import { rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { approved, client, root, signedUp, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
+import { approvedIntoNewProject, newEmail, signUp } from "../helpers/journey.mjs";
+import { client, root, siteOf, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
 
 const PORT = Number(process.env.CRASH_PORT || 3210);
 const ROUNDS = Number(process.env.CRASH_ROUNDS || 3);
@@ -27,7 +28,7 @@ async function round(/** @type {number} */ number) {
   const { send, close } = client(PORT);
   let server = startServer(PORT, env);
   await waitUntilUp(send);
-  const cookie = await signedUp(send, PORT, `crash-${number}-${Date.now()}@example.com`);
+  const { cookie } = await signUp(send, { site: siteOf(PORT), email: newEmail(`crash-${number}`) });
   /** @type {Acknowledged[]} */
   const acknowledged = [];
   /** @type {string[]} */
@@ -41,7 +42,7 @@ async function round(/** @type {number} */ number) {
         if (created.status !== 201) continue;
         const init = JSON.parse(created.text);
         acknowledged.push(init);
-        if (worker % 2 === 0 && (await approved(send, PORT, cookie, init.id))) approvals.push(init.id);
+        if (worker % 2 === 0 && (await approvedIntoNewProject(send, siteOf(PORT), cookie, init.id, "Load"))) approvals.push(init.id);
       } catch {
         // The server is gone: only answers received before count.
       }

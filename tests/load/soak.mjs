@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { client, linkedClient, percentiles, root, rssMiB, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
+import { client, loadClient, percentiles, root, rssMiB, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
 
 const PORT = Number(process.env.SOAK_PORT || 3220);
 const SECONDS = Number(process.env.SOAK_SECONDS || 60);
@@ -52,7 +52,7 @@ const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
 
 try {
   await waitUntilUp(send);
-  const linked = await linkedClient(send, PORT);
+  const linked = await loadClient(send, PORT);
   const rssAtStart = rssMiB(serverPid);
   const deadline = performance.now() + SECONDS * 1000;
   let created = 0;
