@@ -3,7 +3,7 @@ import { z } from "zod";
 // C0/C1 controls, the bidirectional overrides that can make text read differently from what it
 // is (a device name that displays as someone else's), and lone UTF-16 surrogates, which are no
 // text at all (JSON allows them as escapes; the database driver cannot store them).
-export const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cs}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cs}\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /** The one rule for text a client or person sends: a string, trimmed, at most `max` characters, nothing unsafe. */
 export const safeText = (max: number) =>

@@ -22,13 +22,13 @@ import { invalidRequest, parseInput } from "./validate";
 export type RouteHandler = (request: Request, context: { params: Promise<RawParams> }) => Promise<Response>;
 
 /** How the body is read: JSON or an HTML form, each through its schema; or read within the limit and ignored. */
-export type BodyOption<B> = { json: z.ZodType<B> } | { form: z.ZodType<B> } | "ignored";
+type BodyOption<B> = { json: z.ZodType<B> } | { form: z.ZodType<B> } | "ignored";
 
 /** A form whose fields the operation does not need (a Revoke or Deny button): still a form of this site, read within its limit. */
 export const emptyFormSchema = z.object({});
 
 /** A 303 See Other to a path of this site, with a cookie to set. */
-export type Redirect = { to: string; setCookie?: string };
+type Redirect = { to: string; setCookie?: string };
 
 type JsonAnswer<R> = {
   status: number;
@@ -48,7 +48,7 @@ type Options<A extends Authentication, P, B> = {
   body?: BodyOption<B>;
 };
 
-export type OperationInput<A extends Authentication, P, B> = {
+type OperationInput<A extends Authentication, P, B> = {
   cfg: Config;
   auth: Credentials[A];
   params: P;

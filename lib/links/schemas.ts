@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // Existing clients send 16 random bytes as 32 hexadecimal characters.
-export const ivSchema = z
+const ivSchema = z
   .string()
   .regex(/^[0-9a-fA-F]{32,128}$/, { error: "must be 32 to 128 hexadecimal characters" })
   .transform((iv) => iv.toLowerCase());

@@ -1,16 +1,17 @@
 import type { Config } from "../config";
 import { rotateSigningKeys } from "../links/signing-keys";
-import { sweep } from "./sweep";
+import { sweep, type SweepResult } from "./sweep";
 
 // The maintenance timer of every instance: deletes what has expired and rotates the signing
 // key when it is due, off the request path. Both steps are idempotent, so instances may run
 // them at the same time.
 
-export type MaintenanceResult = Awaited<ReturnType<typeof sweep>>;
-
-export async function runMaintenance(cfg: Config): Promise<MaintenanceResult> {
-  await rotateSigningKeys(cfg);
-  return sweep(cfg);
+/** Both steps run even if the other fails; either failure is then thrown. */
+export async function runMaintenance(cfg: Config): Promise<SweepResult> {
+  const [rotated, swept] = await Promise.allSettled([rotateSigningKeys(cfg), sweep(cfg)]);
+  if (rotated.status === "rejected") throw rotated.reason;
+  if (swept.status === "rejected") throw swept.reason;
+  return swept.value;
 }
 
 /** Runs maintenance now and every SWEEP_INTERVAL_SECONDS, logging what it removed; never keeps the process alive. */

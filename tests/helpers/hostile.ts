@@ -778,7 +778,8 @@ export type FormField = [name: string, value: string];
 /**
  * Form fields as name/value pairs: each field's value (undefined leaves the field out), and
  * now and then the same field (or an unknown one) once more, before or after, with a hostile
- * value. URLSearchParams.get reads the first, Object.fromEntries the last: both get exercised.
+ * value. Every form keeps a repeated field's first value (lib/http/body.ts): a repeat before
+ * the field replaces its value, one after it is ignored; both get exercised.
  */
 export function formPairsArb(fields: Record<string, fc.Arbitrary<string | undefined>>, hostileValue: fc.Arbitrary<string> = hostileTextArb()): fc.Arbitrary<FormField[]> {
   const names = Object.keys(fields);
