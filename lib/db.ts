@@ -24,7 +24,21 @@ async function openSqlite(cfg: Config): Promise<Database> {
   await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await client.$queryRawUnsafe(`PRAGMA synchronous = ${cfg.sqliteSynchronous}`);
   await client.$queryRawUnsafe("PRAGMA foreign_keys = ON");
+  await attachPollClock(client, file);
   return client;
+}
+
+// The poll clock (lib/init/poll-interval.ts) in a side file next to the database: WAL with
+// synchronous=NORMAL, set for that file alone, so an accepted poll commits without an fsync while
+// every other write keeps SQLITE_SYNCHRONOUS. Its rows are worth nothing after a restart of the
+// machine, so the table is made here, not by a migration.
+async function attachPollClock(client: PrismaClient, file: string): Promise<void> {
+  await client.$executeRawUnsafe("ATTACH DATABASE ? AS polls", `${file}-polls`);
+  await client.$queryRawUnsafe("PRAGMA polls.journal_mode = WAL");
+  await client.$queryRawUnsafe("PRAGMA polls.synchronous = NORMAL");
+  await client.$executeRawUnsafe(
+    'CREATE TABLE IF NOT EXISTS polls."InitPollClock" ("initId" TEXT NOT NULL, "poller" TEXT NOT NULL, "lastPolledAt" INTEGER NOT NULL, PRIMARY KEY ("initId", "poller")) WITHOUT ROWID',
+  );
 }
 
 function openPostgresql(cfg: Config): Database {
@@ -47,6 +61,9 @@ export function db(): Promise<Database> {
   }
   return ready;
 }
+
+/** A table name written into raw SQL as it is: only ever one of our own constants. */
+export const sqlIdentifier = (name: string) => Prisma.raw(name);
 
 /**
  * True for a write rejected by a unique constraint (Prisma's P2002). Both generated clients

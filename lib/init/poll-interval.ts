@@ -1,36 +1,54 @@
-import { createHash } from "node:crypto";
-import { db } from "../db";
+import type { Config } from "../config";
+import { databaseProvider } from "../database-url";
+import { db, sqlIdentifier } from "../db";
 import { ApiError } from "../errors";
 
 // RFC 8628 §3.5: a client polling faster than the interval is told to slow down. Only accepted
 // polls move the clock, so a too-fast poll never pushes the next allowed one further out.
+//
+// One clock per init and per kind of poller: the holder of the init's secret (its CLI), and
+// anyone else (the person's browser, or anyone who learnt the id). Nothing a client can vary at
+// will (address, User-Agent, the spelling of its Authorization header) opens a clock of its own.
+//
+// The clock is one row per (init, poller) updated in place, kept out of the durable-flush path:
+// losing it to a power cut lets at most one poll through early, so it is not worth an fsync per
+// accepted poll. On SQLite it lives in a side file attached with synchronous=NORMAL in WAL mode
+// (commits do not fsync; lib/db.ts), on PostgreSQL in an UNLOGGED table (no WAL, no flush).
+
+export type Poller = "secret_holder" | "anyone";
 
 // A poll counts as on time when at least this share of the interval has passed since the
 // poller's last accepted poll: network jitter must never slow down a client that keeps time.
 export const POLL_TOLERANCE = 0.25;
 
-/** Who is polling: the CLI and the person's browser differ in address, user agent or credentials. */
-export function pollerKey(address: string | null, userAgent: string | null, authorization: string | null): string {
-  return createHash("sha256").update(`${address ?? ""}\n${userAgent ?? ""}\n${authorization ?? ""}`).digest("base64url");
-}
+/** The poll clock's table: in the attached side file on SQLite, a plain (unlogged) table on PostgreSQL. */
+export const pollClockTable = (cfg: Config) => sqlIdentifier(databaseProvider(cfg.databaseUrl) === "postgresql" ? `"InitPollClock"` : `polls."InitPollClock"`);
 
 /**
- * Records an on-time poll of `key`, or refuses a fast one with `slow_down`, in one statement
- * (an upsert whose syntax SQLite and PostgreSQL share), so two concurrent polls cannot both pass.
+ * Records an on-time poll, or refuses a fast one with `slow_down`, in one statement (an upsert
+ * whose syntax SQLite and PostgreSQL share), so two concurrent polls cannot both pass.
  */
-export async function admitPoll(initId: string, key: string, intervalMs: number, now: number): Promise<void> {
+export async function admitPoll(cfg: Config, initId: string, poller: Poller, intervalMs: number, now: number): Promise<void> {
   const prisma = await db();
-  const polledAt = new Date(now);
-  const onTimeSince = new Date(now - Math.floor(intervalMs * (1 - POLL_TOLERANCE)));
+  const table = pollClockTable(cfg);
+  const onTimeSince = now - Math.floor(intervalMs * (1 - POLL_TOLERANCE));
   const accepted = await prisma.$executeRaw`
-    INSERT INTO "InitPoll" ("initId", "pollerKey", "lastPolledAt") VALUES (${initId}, ${key}, ${polledAt})
-    ON CONFLICT ("initId", "pollerKey") DO UPDATE SET "lastPolledAt" = excluded."lastPolledAt"
-    WHERE "InitPoll"."lastPolledAt" <= ${onTimeSince}`;
+    INSERT INTO ${table} ("initId", "poller", "lastPolledAt") VALUES (${initId}, ${poller}, ${BigInt(now)})
+    ON CONFLICT ("initId", "poller") DO UPDATE SET "lastPolledAt" = excluded."lastPolledAt"
+    WHERE "InitPollClock"."lastPolledAt" <= ${BigInt(onTimeSince)}`;
   if (accepted === 1) return;
-  const last = await prisma.initPoll.findUnique({ where: { initId_pollerKey: { initId, pollerKey: key } } });
-  const waitMs = last ? last.lastPolledAt.getTime() + intervalMs - now : intervalMs;
+  const rows = await prisma.$queryRaw<{ lastPolledAt: bigint | number }[]>`
+    SELECT "lastPolledAt" FROM ${table} WHERE "initId" = ${initId} AND "poller" = ${poller}`;
+  const waitMs = rows.length === 1 ? Number(rows[0].lastPolledAt) + intervalMs - now : intervalMs;
   throw new ApiError("slow_down", `Polling too fast: wait ${intervalMs} ms between requests.`, {
     interval: intervalMs,
     retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
   });
+}
+
+/** Drops the clocks of inits that no longer exist (the sweep deletes the inits). */
+export async function sweepPollClocks(cfg: Config): Promise<number> {
+  const prisma = await db();
+  return prisma.$executeRaw`
+    DELETE FROM ${pollClockTable(cfg)} WHERE NOT EXISTS (SELECT 1 FROM "Init" WHERE "Init"."id" = "InitPollClock"."initId")`;
 }

@@ -25,7 +25,7 @@ export type StatusAnswer = {
  * `Authorization: Bearer <secret>`, if anything; it is checked against this init's hash here,
  * in the one read the answer needs.
  */
-export async function readInitStatus(cfg: Config, id: string, poller: string, secret: string | null): Promise<StatusAnswer> {
+export async function readInitStatus(cfg: Config, id: string, secret: string | null): Promise<StatusAnswer> {
   if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
   const prisma = await db();
   const init = await prisma.init.findUnique({
@@ -39,7 +39,7 @@ export async function readInitStatus(cfg: Config, id: string, poller: string, se
   const status = effectiveStatus(init.status, init.expiresAt, now);
   const pickup = secret !== null && status === "done";
   if (pickup) await assertPickupAllowed(cfg, init.id);
-  await admitPoll(init.id, poller, init.intervalMs, now);
+  await admitPoll(cfg, init.id, secret === null ? "anyone" : "secret_holder", init.intervalMs, now);
   if (pickup) await recordPickup(cfg, init.id);
   const answer: StatusAnswer = { id: init.id, status, timestamp: now, interval: init.intervalMs, expires_at: init.expiresAt.getTime() };
   if (status !== "done" || init.projectId === null) return answer;

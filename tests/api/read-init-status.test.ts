@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { config } from "@/lib/config";
+import { databaseProvider } from "@/lib/database-url";
 import { db } from "@/lib/db";
-import { createdInit, databaseSnapshot, getInitStatus } from "../helpers/api";
+import { PEER_ADDRESS_HEADER } from "@/lib/runtime/request-context.mjs";
+import { createdInit, databaseSnapshot, getInitStatus, pollClocks } from "../helpers/api";
 
 const BROWSER = { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/156" };
 
@@ -96,14 +99,43 @@ describe("GET /api/init/{id} — slow down", () => {
     expect((await getInitStatus(init.id)).status).toBe(200);
   });
 
-  it("does not confuse the client with the person's browser polling the same init", async () => {
+  it("keeps one clock for the holder of the secret and one for anyone else, so the person's browser never slows the client down", async () => {
     const init = await createdInit();
+    const client = { authorization: `Bearer ${init.secret}` };
     travelTo(init.timestamp);
-    expect((await getInitStatus(init.id)).status).toBe(200);
+    expect((await getInitStatus(init.id, client)).status).toBe(200);
     expect((await getInitStatus(init.id, BROWSER)).status).toBe(200);
     travelTo(init.timestamp + 5000);
     expect((await getInitStatus(init.id, BROWSER)).status).toBe(200);
+    expect((await getInitStatus(init.id, client)).status).toBe(200);
+  });
+
+  it("cannot be dodged by changing the User-Agent, the address or the spelling of Bearer", async () => {
+    const init = await createdInit();
+    travelTo(init.timestamp);
     expect((await getInitStatus(init.id)).status).toBe(200);
+    for (const headers of [BROWSER, { "user-agent": "other/2.0" }, { [PEER_ADDRESS_HEADER]: "203.0.113.9" }, { "user-agent": "" }]) {
+      expect((await getInitStatus(init.id, headers)).status).toBe(429);
+    }
+    expect((await getInitStatus(init.id, { authorization: `Bearer ${init.secret}` })).status).toBe(200);
+    for (const authorization of [`bearer ${init.secret}`, `BEARER  ${init.secret}`, `Bearer ${init.secret} `]) {
+      expect((await getInitStatus(init.id, { authorization, "user-agent": `cli/${authorization.length}` })).status).toBe(429);
+    }
+  });
+
+  it("keeps one row per init and kind of poller however many polls arrive, updated in place", async () => {
+    const init = await createdInit();
+    let now = init.timestamp;
+    for (let poll = 0; poll < 5; poll++) {
+      travelTo(now);
+      await getInitStatus(init.id, { "user-agent": `agent-${poll}` });
+      await getInitStatus(init.id, { authorization: `Bearer ${init.secret}`, "user-agent": `agent-${poll}` });
+      now += 5000;
+    }
+    expect((await pollClocks(init.id)).map((clock) => [clock.poller, clock.lastPolledAt])).toEqual([
+      ["anyone", now - 5000],
+      ["secret_holder", now - 5000],
+    ]);
   });
 
   it("keeps two inits of one client apart", async () => {
@@ -117,5 +149,19 @@ describe("GET /api/init/{id} — slow down", () => {
     const init = await createdInit();
     const statuses = (await Promise.all([getInitStatus(init.id), getInitStatus(init.id)])).map((response) => response.status);
     expect(statuses.sort()).toEqual([200, 429]);
+  });
+});
+
+describe("the poll clock's storage", () => {
+  it("is kept out of the durable-flush path: a WAL side file with synchronous=NORMAL on SQLite, an UNLOGGED table on PostgreSQL", async () => {
+    const prisma = await db();
+    if (databaseProvider(config().databaseUrl) === "postgresql") {
+      const [table] = await prisma.$queryRaw<{ relpersistence: string }[]>`SELECT relpersistence::text AS relpersistence FROM pg_class WHERE relname = 'InitPollClock'`;
+      expect(table.relpersistence).toBe("u");
+    } else {
+      const [journal] = await prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA polls.journal_mode");
+      const [sync] = await prisma.$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA polls.synchronous");
+      expect([journal.journal_mode, Number(sync.synchronous)]).toEqual(["wal", 1]);
+    }
   });
 });

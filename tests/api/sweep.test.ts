@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { consumeRateLimit } from "@/lib/limits/rate-limit";
 import { limitRules } from "@/lib/limits/rules";
 import { sweep } from "@/lib/maintenance/sweep";
-import { createdInit, getInitStatus } from "../helpers/api";
+import { createdInit, getInitStatus, pollClocks } from "../helpers/api";
 import { newAccount } from "../helpers/forms";
 
 describe("the sweeper", () => {
@@ -28,17 +28,17 @@ describe("the sweeper", () => {
 
     const removed = await sweep(config(), now);
     // Other counters of this test (sign-ups, Create Init) may have just seen a minute end too.
-    expect(removed).toMatchObject({ inits: 1, sessions: 1 });
+    expect(removed).toMatchObject({ inits: 1, pollClocks: 1, sessions: 1 });
     expect(removed.rateLimits).toBeGreaterThanOrEqual(1);
     expect(await prisma.rateLimit.count({ where: { key: `${rule.name}:198.51.100.1` } })).toBe(0);
     expect(await prisma.init.findUnique({ where: { id: old.id } })).toBeNull();
-    expect(await prisma.initPoll.count({ where: { initId: old.id } })).toBe(0);
+    expect(await pollClocks(old.id)).toEqual([]);
     expect(await prisma.init.count({ where: { id: { in: [recent.id, live.id] } } })).toBe(2);
     // A late poll of a recently expired init still reads `expired`.
     expect((await (await getInitStatus(recent.id, { "user-agent": "late" })).json()).status).toBe("expired");
     const freshUser = await prisma.user.findUniqueOrThrow({ where: { email: fresh.email } });
     expect(await prisma.session.count({ where: { userId: freshUser.id } })).toBe(1);
     expect(await prisma.rateLimit.count({ where: { key: `${rule.name}:198.51.100.2` } })).toBe(1);
-    expect(await sweep(config(), now)).toEqual({ inits: 0, sessions: 0, rateLimits: 0 });
+    expect(await sweep(config(), now)).toEqual({ inits: 0, pollClocks: 0, sessions: 0, rateLimits: 0 });
   });
 });

@@ -1,4 +1,6 @@
+import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import { pollClockTable } from "@/lib/init/poll-interval";
 import { dispatch, inProcess } from "./in-process";
 import { createInit as createInitStep } from "./journey.mjs";
 
@@ -20,8 +22,17 @@ export function getInitStatus(id: string, headers: Record<string, string> = {}) 
   return dispatch("GET", `/api/init/${encodeURIComponent(id)}`, { headers: { ...CLI_HEADERS, ...headers } });
 }
 
+/** Every poll clock, or those of one init: (initId, poller, lastPolledAt) in key order. */
+export async function pollClocks(initId?: string): Promise<{ initId: string; poller: string; lastPolledAt: number }[]> {
+  const prisma = await db();
+  const table = pollClockTable(config());
+  const rows = await prisma.$queryRaw<{ initId: string; poller: string; lastPolledAt: bigint | number }[]>`
+    SELECT "initId", "poller", "lastPolledAt" FROM ${table} ORDER BY "initId", "poller"`;
+  return rows.filter((row) => initId === undefined || row.initId === initId).map((row) => ({ ...row, lastPolledAt: Number(row.lastPolledAt) }));
+}
+
 /** Everything the database holds, to show that a rejected request wrote nothing. */
 export async function databaseSnapshot() {
   const prisma = await db();
-  return { inits: await prisma.init.findMany({ orderBy: { id: "asc" } }), polls: await prisma.initPoll.findMany({ orderBy: { initId: "asc" } }) };
+  return { inits: await prisma.init.findMany({ orderBy: { id: "asc" } }), polls: await pollClocks() };
 }

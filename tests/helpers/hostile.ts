@@ -6,6 +6,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import type { ErrorCode } from "@/lib/errors";
 import { formErrorMessage } from "@/lib/http/messages";
+import { pollClocks } from "./api";
 
 // The hostile-input suite's shared part (issue 5, "Hostile input"): generators for bodies,
 // headers and path segments, the documented answers of every route, a fingerprint of the whole
@@ -78,9 +79,9 @@ export type Fingerprint = Record<string, string>;
 
 export async function databaseFingerprint(): Promise<Fingerprint> {
   const prisma = await db();
-  const [init, initPoll, user, session, project, projectKey, projectLink, accessToken, signingKey, rateLimit] = await Promise.all([
+  const [init, initPollClock, user, session, project, projectKey, projectLink, accessToken, signingKey, rateLimit] = await Promise.all([
     prisma.init.findMany({ orderBy: { id: "asc" } }),
-    prisma.initPoll.findMany({ orderBy: [{ initId: "asc" }, { pollerKey: "asc" }] }),
+    pollClocks(),
     prisma.user.findMany({ orderBy: { id: "asc" } }),
     prisma.session.findMany({ orderBy: { id: "asc" } }),
     prisma.project.findMany({ orderBy: { id: "asc" } }),
@@ -92,7 +93,7 @@ export async function databaseFingerprint(): Promise<Fingerprint> {
   ]);
   return {
     Init: digest(init),
-    InitPoll: digest(initPoll),
+    InitPollClock: digest(initPollClock),
     User: digest(user),
     Session: digest(session),
     Project: digest(project),

@@ -1,5 +1,4 @@
 import { route } from "@/lib/http/route";
-import { pollerKey } from "@/lib/init/poll-interval";
 import { readInitStatus } from "@/lib/init/read-init-status";
 import { initIdParamsSchema } from "@/lib/init/schemas";
 
@@ -7,5 +6,5 @@ import { initIdParamsSchema } from "@/lib/init/schemas";
 // access token) and by the init page
 export const GET = route(
   { auth: "initSecret", params: initIdParamsSchema, answer: { status: 200 } },
-  ({ cfg, auth: secret, params, origin, authorization }) => readInitStatus(cfg, params.id, pollerKey(origin.address, origin.userAgent, authorization), secret),
+  ({ cfg, auth: secret, params }) => readInitStatus(cfg, params.id, secret),
 );
