@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { hashSecret } from "@/lib/secrets";
 import { createdInit, databaseSnapshot, getInitStatus } from "../helpers/api";
@@ -6,6 +6,10 @@ import { approve, deny, newAccount } from "../helpers/forms";
 
 const APPROVE_NEW = { project: "new", name: "My app", code_confirmed: "yes" };
 const withSecret = (secret: string, userAgent = "acme-cli/1.0") => ({ authorization: `Bearer ${secret}`, "user-agent": userAgent });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe("approving an init", () => {
   it("creates a project that takes the init's id, and the status turns done", async () => {
@@ -35,6 +39,9 @@ describe("approving an init", () => {
     const prisma = await db();
     const stored = await prisma.accessToken.findUniqueOrThrow({ where: { tokenHash: hashSecret(first.access_token) } });
     expect(stored).toMatchObject({ projectId: init.id, name: "@acme/cli on laptop" });
+    // The client's next poll, an interval later.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + init.interval);
     const second = await (await getInitStatus(init.id, withSecret(init.secret, "acme-cli/1.0 retry"))).json();
     expect(second).toMatchObject({ status: "done", project: { id: init.id } });
     expect(second).not.toHaveProperty("access_token");

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { signInDelayMs } from "@/lib/auth/sign-in";
 import { addressSubject } from "@/lib/limits/rate-limit";
 import { db } from "@/lib/db";
@@ -23,6 +23,10 @@ const from = (address: string) => ({ "x-initlink-peer": address });
 beforeEach(async () => {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+});
+
+afterEach(() => {
+  vi.useRealTimers();
 });
 
 describe("Create Init per client address", () => {
@@ -111,10 +115,16 @@ describe("per-token and per-init limits", () => {
     const session = sessionTokenOf(account);
     if (session === null) throw new Error("sign-up failed");
     await approve(init.id, session, { project: "new", name: "Picked", code_confirmed: "yes" });
-    const pickup = (userAgent: string) => getInitStatus(init.id, { authorization: `Bearer ${init.secret}`, "user-agent": userAgent });
-    expect((await pickup("one")).status).toBe(200);
-    expect((await pickup("two")).status).toBe(200);
-    const refused = await pickup("three");
+    // Pickups an interval apart (the poll clock's pace), all inside one window of the limit.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const windowStart = Math.ceil(Date.now() / 60_000) * 60_000;
+    const pickup = (nth: number) => {
+      vi.setSystemTime(windowStart + nth * init.interval);
+      return getInitStatus(init.id, { authorization: `Bearer ${init.secret}` });
+    };
+    expect((await pickup(0)).status).toBe(200);
+    expect((await pickup(1)).status).toBe(200);
+    const refused = await pickup(2);
     expect(refused.status).toBe(429);
     expect((await refused.json()).code).toBe("rate_limited");
     // Polling without the secret is not a pickup and stays available.

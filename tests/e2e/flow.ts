@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, type APIRequestContext, type APIResponse, type Page } from "@playwright/test";
 import { createInit as createInitStep, newEmail as newEmailFor, PASSWORD, type CreatedInit, type Send } from "../helpers/journey.mjs";
 
 // Steps shared by the end-to-end specs: what a CLI does over HTTP (the journey of
@@ -22,12 +22,17 @@ export function createInit(request: APIRequestContext): Promise<CreatedInit> {
   return createInitStep(over(request), { sender: "@acme/cli", sender_device: "build box <b>bold</b>", sender_os: "linux" });
 }
 
-// Each status request names its own poller, so the test never waits out the interval.
-let polls = 0;
+/** A poll that honours slow_down, as a client does: on 429 it waits Retry-After once and asks again. */
+export async function pollAtItsPace(poll: () => Promise<APIResponse>): Promise<APIResponse> {
+  const first = await poll();
+  if (first.status() !== 429) return first;
+  await new Promise((resolve) => setTimeout(resolve, Number(first.headers()["retry-after"]) * 1000));
+  return poll();
+}
+
 export async function status(request: APIRequestContext, init: CreatedInit, secret?: string) {
-  const headers: Record<string, string> = { "user-agent": `e2e-poller-${++polls}` };
-  if (secret) headers.authorization = `Bearer ${secret}`;
-  const response = await request.get(init.url, { headers });
+  const headers: Record<string, string> = secret ? { authorization: `Bearer ${secret}` } : {};
+  const response = await pollAtItsPace(() => request.get(init.url, { headers }));
   expect(response.status()).toBe(200);
   return response.json();
 }

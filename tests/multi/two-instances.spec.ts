@@ -6,7 +6,7 @@ import { createLocalJWKSet, jwtVerify } from "jose";
 import pg from "pg";
 import { scratchDatabase } from "../../playwright.config";
 import { BALANCER, INSTANCE_A, INSTANCE_B, SHARED_CREATE_INIT_LIMIT } from "../../playwright.multi.config";
-import { approveAsNewPerson, over } from "../e2e/flow";
+import { approveAsNewPerson, over, pollAtItsPace } from "../e2e/flow";
 import { createInit, createLink, pickUpToken } from "../helpers/journey.mjs";
 
 // Consecutive requests of one flow land on different instances; nothing may depend on which.
@@ -34,13 +34,18 @@ test("one flow across two instances: init on A, approval on B, pickup on B, link
   const init = await createInit(over(request, INSTANCE_A), { sender: "@acme/cli" });
   await approveAsNewPerson(page, init);
 
-  const status = await request.get(`${INSTANCE_A}/api/init/${init.id}`, { headers: { "user-agent": "poller-a" } });
+  // Anyone's poll on A; the person's page on B shares its clock, so it may be told to wait.
+  const status = await pollAtItsPace(() => request.get(`${INSTANCE_A}/api/init/${init.id}`));
   expect(await status.json()).toMatchObject({ status: "done", project_id: init.id });
   const pickup = await pickUpToken(over(request, INSTANCE_B), init);
   expect(pickup.access_token).toMatch(/^ilat_/);
-  // The pickup happened on B: A must not hand the token out again.
-  const again = await (await request.get(`${INSTANCE_A}/api/init/${init.id}`, { headers: { authorization: `Bearer ${init.secret}` } })).json();
-  expect(again.access_token).toBeUndefined();
+  // The pickup happened on B: A must not hand the token out again. The poll clock is shared
+  // too: A slows the secret's holder down until an interval has passed since B's pickup.
+  const early = await request.get(`${INSTANCE_A}/api/init/${init.id}`, { headers: { authorization: `Bearer ${init.secret}` } });
+  expect(early.status()).toBe(429);
+  const again = await pollAtItsPace(() => request.get(`${INSTANCE_A}/api/init/${init.id}`, { headers: { authorization: `Bearer ${init.secret}` } }));
+  expect(again.status()).toBe(200);
+  expect((await again.json()).access_token).toBeUndefined();
 
   const iv = "0123456789abcdef0123456789abcdef";
   const link = await createLink(over(request, INSTANCE_A), init.id, pickup.access_token, { iv });
