@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { processWide } from "../process-wide";
 import { generateOnThread, type RsaKeyPair } from "./key-threads";
 
 // Who gets the next RSA key pair of this process. Generating one takes a second or more of a
@@ -18,18 +19,31 @@ const RESERVE_FILL = "(reserve)";
 
 type Job = { account: string; start: number; order: number; deliver: (pair: Promise<RsaKeyPair>) => void };
 
-const queued: Job[] = [];
-/** Generations queued or running per account; an account with none is not listed. */
-const outstanding = new Map<string, number>();
-/** The virtual finish time of each listed account's last job. */
-const lastFinish = new Map<string, number>();
-let virtualTime = 0;
-let arrivals = 0;
-let running = 0;
+type QueueState = {
+  queued: Job[];
+  /** Generations queued or running per account; an account with none is not listed. */
+  outstanding: Map<string, number>;
+  /** The virtual finish time of each listed account's last job. */
+  lastFinish: Map<string, number>;
+  virtualTime: number;
+  arrivals: number;
+  running: number;
+  ready: RsaKeyPair[];
+  /** Generations under way whose pair goes to the reserve. */
+  refilling: number;
+};
 
-const ready: RsaKeyPair[] = [];
-/** Generations under way whose pair goes to the reserve. */
-let refilling = 0;
+const state = processWide<QueueState>("key-queue", () => ({
+  queued: [],
+  outstanding: new Map(),
+  lastFinish: new Map(),
+  virtualTime: 0,
+  arrivals: 0,
+  running: 0,
+  ready: [],
+  refilling: 0,
+}));
+const { queued, outstanding, lastFinish, ready } = state;
 
 function nextJob(): Job | undefined {
   let best = -1;
@@ -39,7 +53,7 @@ function nextJob(): Job | undefined {
   }
   if (best === -1) return undefined;
   const [job] = queued.splice(best, 1);
-  virtualTime = job.start;
+  state.virtualTime = job.start;
   return job;
 }
 
@@ -54,16 +68,16 @@ function finished(account: string): void {
 }
 
 function pump(cfg: Config): void {
-  while (running < cfg.projectKeys.threads) {
+  while (state.running < cfg.projectKeys.threads) {
     const job = nextJob();
     if (job === undefined) return;
-    running += 1;
+    state.running += 1;
     const pair = generateOnThread(RSA_MODULUS_BITS);
     job.deliver(pair);
     void pair
       .catch(() => undefined)
       .then(() => {
-        running -= 1;
+        state.running -= 1;
         finished(job.account);
         pump(cfg);
       });
@@ -71,24 +85,24 @@ function pump(cfg: Config): void {
 }
 
 function enqueue(cfg: Config, account: string, deliver: Job["deliver"]): void {
-  const start = Math.max(virtualTime, lastFinish.get(account) ?? virtualTime);
+  const start = Math.max(state.virtualTime, lastFinish.get(account) ?? state.virtualTime);
   lastFinish.set(account, start + 1);
   outstanding.set(account, (outstanding.get(account) ?? 0) + 1);
-  queued.push({ account, start, order: arrivals++, deliver });
+  queued.push({ account, start, order: state.arrivals++, deliver });
   pump(cfg);
 }
 
 /** Generates a pair for the reserve, charged to `account`. */
 function refill(cfg: Config, account: string): void {
-  refilling += 1;
+  state.refilling += 1;
   enqueue(cfg, account, (pair) => {
     pair.then(
       (generated) => {
-        refilling -= 1;
+        state.refilling -= 1;
         if (ready.length < cfg.projectKeys.reserve) ready.push(generated);
       },
       (error: unknown) => {
-        refilling -= 1;
+        state.refilling -= 1;
         console.error(JSON.stringify({ level: "error", msg: "project key generation failed", error: String(error) }));
       },
     );
@@ -97,7 +111,7 @@ function refill(cfg: Config, account: string): void {
 
 /** Starts filling the reserve up to its size; runs at start and whenever a pair is taken. */
 export function fillKeyReserve(cfg: Config): void {
-  const missing = cfg.projectKeys.reserve - ready.length - refilling;
+  const missing = cfg.projectKeys.reserve - ready.length - state.refilling;
   for (let i = 0; i < missing; i++) refill(cfg, RESERVE_FILL);
 }
 

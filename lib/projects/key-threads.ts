@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { processWide } from "../process-wide";
 
 // RSA key generation on worker threads, so that a generation (a second or more of CPU) never
 // holds up the event loop nor libuv's thread pool (password hashing uses that). Threads start
@@ -37,7 +38,7 @@ type Thread = {
   idleTimer: NodeJS.Timeout | null;
 };
 
-const idle: Thread[] = [];
+const idle = processWide<Thread[]>("key-threads", () => []);
 
 function retire(thread: Thread): void {
   const at = idle.indexOf(thread);

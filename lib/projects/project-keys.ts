@@ -3,6 +3,7 @@ import type { Config } from "../config";
 import { seal } from "../crypto/sealed";
 import { db, isUniqueViolation } from "../db";
 import { ApiError } from "../errors";
+import { processWide } from "../process-wide";
 import { returnKeyPair, takeKeyPair } from "./key-queue";
 import type { RsaKeyPair } from "./key-threads";
 
@@ -64,7 +65,7 @@ async function store(cfg: Config, projectId: string, pair: RsaKeyPair): Promise<
 
 // Keys under way in this process, so that a request arriving while the generation runs waits
 // for it instead of starting a second one.
-const underway = new Map<string, Promise<ProjectPublicKey>>();
+const underway = processWide("project-keys-underway", () => new Map<string, Promise<ProjectPublicKey>>());
 
 /** The project's key under way, started now in its owner's turn; null when the owner may queue no more. */
 function keyUnderway(cfg: Config, projectId: string, ownerId: string): Promise<ProjectPublicKey> | null {
