@@ -31,6 +31,8 @@ type QueueState = {
   ready: RsaKeyPair[];
   /** Generations under way whose pair goes to the reserve. */
   refilling: number;
+  /** Told when an account may queue again (project-keys.ts starts its next keyless project). */
+  onSlotFree: ((cfg: Config, account: string) => void) | null;
 };
 
 const state = processWide<QueueState>("key-queue", () => ({
@@ -42,6 +44,7 @@ const state = processWide<QueueState>("key-queue", () => ({
   running: 0,
   ready: [],
   refilling: 0,
+  onSlotFree: null,
 }));
 const { queued, outstanding, lastFinish, ready } = state;
 
@@ -57,14 +60,19 @@ function nextJob(): Job | undefined {
   return job;
 }
 
-function finished(account: string): void {
+function finished(cfg: Config, account: string): void {
   const left = (outstanding.get(account) ?? 1) - 1;
-  if (left > 0) {
-    outstanding.set(account, left);
-    return;
+  if (left > 0) outstanding.set(account, left);
+  else {
+    outstanding.delete(account);
+    lastFinish.delete(account);
   }
-  outstanding.delete(account);
-  lastFinish.delete(account);
+  if (account !== RESERVE_FILL) state.onSlotFree?.(cfg, account);
+}
+
+/** Registers who is told when an account's generation ends and it may queue another. */
+export function whenSlotFree(listener: (cfg: Config, account: string) => void): void {
+  state.onSlotFree = listener;
 }
 
 function pump(cfg: Config): void {
@@ -78,7 +86,7 @@ function pump(cfg: Config): void {
       .catch(() => undefined)
       .then(() => {
         state.running -= 1;
-        finished(job.account);
+        finished(cfg, job.account);
         pump(cfg);
       });
   }

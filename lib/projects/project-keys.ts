@@ -4,7 +4,7 @@ import { seal } from "../crypto/sealed";
 import { db, isUniqueViolation } from "../db";
 import { ApiError } from "../errors";
 import { processWide } from "../process-wide";
-import { returnKeyPair, takeKeyPair } from "./key-queue";
+import { returnKeyPair, takeKeyPair, whenSlotFree } from "./key-queue";
 import type { RsaKeyPair } from "./key-threads";
 
 // Each project's RSA key pair. 4096 bits because existing clients encrypt 255-byte chunks with
@@ -78,6 +78,26 @@ function keyUnderway(cfg: Config, projectId: string, ownerId: string): Promise<P
   return started;
 }
 
+const logFailure = (projectId: string | null) => (error: unknown) => {
+  console.error(JSON.stringify({ level: "error", msg: "project key generation failed", projectId, error: String(error) }));
+};
+
+// The database is an account's backlog: when one of its generations ends, its oldest projects
+// still without a key take the free places, so a burst of new projects gets its keys one after
+// another with no one asking, and memory holds no more than the cap per account.
+const BACKLOG_LOOKUP = 8;
+whenSlotFree((cfg, ownerId) => {
+  db()
+    .then((prisma) => prisma.project.findMany({ where: { ownerId, key: null }, orderBy: { createdAt: "asc" }, take: BACKLOG_LOOKUP, select: { id: true } }))
+    .then((keyless) => {
+      for (const { id } of keyless) {
+        if (underway.has(id)) continue;
+        if (keyUnderway(cfg, id, ownerId)?.catch(logFailure(id)) === undefined) return;
+      }
+    })
+    .catch(logFailure(null));
+});
+
 /** The project's public key, or null; whose project it is. */
 async function keyAndOwner(projectId: string) {
   const prisma = await db();
@@ -117,7 +137,5 @@ export function prepareProjectKey(cfg: Config, projectId: string): void {
       if (project === null || project.key !== null) return;
       return keyUnderway(cfg, projectId, project.ownerId);
     })
-    .catch((error: unknown) => {
-      console.error(JSON.stringify({ level: "error", msg: "project key generation failed", projectId, error: String(error) }));
-    });
+    .catch(logFailure(projectId));
 }

@@ -61,11 +61,26 @@ async function settled(pid) {
 }
 
 /**
+ * `send`, once more when the server closed a kept-alive socket just as it was reused (the
+ * requests retried here, a link with the same iv and a token pickup, are safe to repeat).
+ * @param {Send} send @returns {Send}
+ */
+const retryingReset = (send) => async (...request) => {
+  try {
+    return await send(...request);
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== "ECONNRESET") throw error;
+    return send(...request);
+  }
+};
+
+/**
  * Create Project Link until it succeeds, waiting as each 503's Retry-After says.
  * @param {Send} send @param {string} projectId @param {string} accessToken
  */
 async function linkWithRetries(send, projectId, accessToken) {
   const iv = randomIv();
+  send = retryingReset(send);
   let refusals = 0;
   for (;;) {
     const answer = await send("POST", `/api/projects/${projectId}/link/${iv}`, undefined, { authorization: `Bearer ${accessToken}` });
@@ -121,7 +136,7 @@ async function contention(pid, site, busy, busyInits, unrelated, unrelatedInit) 
     const busyLinks = busyApprovals.then(() =>
       Promise.all(
         busyInits.map(async (init) => {
-          const pickup = await pickUpToken(send, init);
+          const pickup = await pickUpToken(retryingReset(send), init);
           return linkWithRetries(send, pickup.project_id, pickup.access_token);
         }),
       ),
@@ -131,6 +146,7 @@ async function contention(pid, site, busy, busyInits, unrelated, unrelatedInit) 
     // Meanwhile the unrelated person approves one init; its client collects its token and links.
     const unrelatedApprovedAt = performance.now();
     if (!(await approvedIntoNewProject(send, site, unrelated.cookie, unrelatedInit.id, "Unrelated"))) throw new Error("unrelated approval refused");
+    const approved = performance.now();
     const pickup = await pickUpToken(send, unrelatedInit);
     const linkStarted = performance.now();
     const unrelatedLink = await linkWithRetries(send, pickup.project_id, pickup.access_token);
@@ -140,6 +156,7 @@ async function contention(pid, site, busy, busyInits, unrelated, unrelatedInit) 
     const rss = Math.max(...processTree(pid).map((member) => rssMiB(member)).filter((value) => !Number.isNaN(value)));
     return [
       ["unrelated first link while another account approves 20 new projects", `${(linkEnded - linkStarted).toFixed(0)} ms (${unrelatedLink.refusals} × 503)`],
+      ["unrelated approval (answered)", `${(approved - unrelatedApprovedAt).toFixed(0)} ms`],
       ["unrelated approval → linked", `${(linkEnded - unrelatedApprovedAt).toFixed(0)} ms`],
       ["busy account: 20 new projects linked after", `${((busyDone - started) / 1000).toFixed(1)} s (${busyResults.reduce((sum, result) => sum + result.refusals, 0)} × 503, retried)`],
       ["server RSS after (largest process)", `${rss} MiB`],
