@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { databaseProvider, databaseUrlFromEnv, type Env } from "./database-url";
 
@@ -96,6 +97,10 @@ const envSchema = z.object({
   MASTER_KEY: masterKeySchema,
   LINK_LIFETIME_DAYS: intFromEnv("LINK_LIFETIME_DAYS", 30, 1, 365),
   SIGNING_KEY_ROTATION_DAYS: intFromEnv("SIGNING_KEY_ROTATION_DAYS", 30, 1, 3650),
+  PROJECT_KEY_THREADS: intFromEnv("PROJECT_KEY_THREADS", availableParallelism(), 1, 256),
+  PROJECT_KEY_RESERVE: intFromEnv("PROJECT_KEY_RESERVE", 4, 0, 100),
+  PROJECT_KEY_QUEUE_PER_ACCOUNT: intFromEnv("PROJECT_KEY_QUEUE_PER_ACCOUNT", 2, 1, 100),
+  PROJECT_KEY_WAIT_MS: intFromEnv("PROJECT_KEY_WAIT_MS", 3000, 0, 600_000),
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -132,6 +137,17 @@ export type Config = {
   linkLifetimeMs: number;
   /** Age at which the JWT signing key is replaced by a new one. */
   signingKeyRotationMs: number;
+  /** Project key generation (lib/projects/key-queue.ts). */
+  projectKeys: {
+    /** Worker threads generating RSA keys at once. */
+    threads: number;
+    /** Ready key pairs kept per process. */
+    reserve: number;
+    /** Generations one account may have queued or running. */
+    perAccount: number;
+    /** How long a request waits for a key before it is answered 503. */
+    waitMs: number;
+  };
 };
 
 export class ConfigError extends Error {}
@@ -171,6 +187,12 @@ export function parseConfig(env: Env): Config {
     masterKey: parsed.MASTER_KEY,
     linkLifetimeMs: parsed.LINK_LIFETIME_DAYS * DAY_MS,
     signingKeyRotationMs: parsed.SIGNING_KEY_ROTATION_DAYS * DAY_MS,
+    projectKeys: {
+      threads: parsed.PROJECT_KEY_THREADS,
+      reserve: parsed.PROJECT_KEY_RESERVE,
+      perAccount: parsed.PROJECT_KEY_QUEUE_PER_ACCOUNT,
+      waitMs: parsed.PROJECT_KEY_WAIT_MS,
+    },
   };
 }
 

@@ -21,6 +21,7 @@ export const ERROR_CODES = [
   "rate_limited",
   "internal_error",
   "unavailable",
+  "key_not_ready",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -2,6 +2,7 @@ import { config, ConfigError } from "./config";
 import { SealedValueError } from "./crypto/sealed";
 import { prepareSigningKey } from "./links/signing-keys";
 import { startMaintenance } from "./maintenance/maintenance";
+import { fillKeyReserve } from "./projects/key-queue";
 
 function exit(message: string): never {
   console.error(message);
@@ -28,4 +29,6 @@ export async function startUp(): Promise<void> {
     throw error;
   }
   startMaintenance(config());
+  // Ready project keys before the first new project asks for one.
+  fillKeyReserve(config());
 }

@@ -21,4 +21,5 @@ export const errorStatus: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal_error: 500,
   unavailable: 503,
+  key_not_ready: 503,
 };

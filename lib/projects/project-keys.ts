@@ -1,16 +1,21 @@
-import { createHash, createPublicKey, generateKeyPair } from "node:crypto";
-import { promisify } from "node:util";
+import { createHash, createPublicKey } from "node:crypto";
 import type { Config } from "../config";
 import { seal } from "../crypto/sealed";
 import { db, isUniqueViolation } from "../db";
+import { ApiError } from "../errors";
+import { processWide } from "../process-wide";
+import { returnKeyPair, takeKeyPair, whenSlotFree } from "./key-queue";
+import type { RsaKeyPair } from "./key-threads";
 
 // Each project's RSA key pair. 4096 bits because existing clients encrypt 255-byte chunks with
 // RSA-OAEP (SHA-1), and a 2048-bit key takes at most 214 bytes. Generating one costs a second
-// or two of CPU, so a new project's key is started in the background (on libuv's thread pool)
-// and anything that hands the key out waits for it.
+// or more of CPU: a new project's key is started in the background when the project is made,
+// from the process's reserve or in its account's turn (key-queue.ts), and anything that hands
+// the key out waits for it, but never longer than PROJECT_KEY_WAIT_MS: past that it answers
+// 503 key_not_ready with Retry-After, and the generation carries on for the retry.
 
-const RSA_MODULUS_BITS = 4096;
-const generateRsaKeyPair = promisify(generateKeyPair);
+/** Roughly one generation: when a retry may find the key. */
+const RETRY_AFTER_SECONDS = 2;
 
 export type ProjectPublicKey = { pem: string; fingerprint: string };
 
@@ -30,25 +35,11 @@ export async function storedKey(projectId: string): Promise<ProjectPublicKey | n
   return row && { pem: row.publicKeyPem, fingerprint: row.fingerprint };
 }
 
-// One generation at a time per process: they share libuv's thread pool with password hashing,
-// and many new projects at once must not hold up sign-ins.
-let generationQueue: Promise<unknown> = Promise.resolve();
+const keyNotReady = () =>
+  new ApiError("key_not_ready", "This project's key pair is still being generated. Try again shortly.", { retryAfterSeconds: RETRY_AFTER_SECONDS });
 
-function generateQueued() {
-  const generation = generationQueue.then(() =>
-    generateRsaKeyPair("rsa", {
-      modulusLength: RSA_MODULUS_BITS,
-      publicKeyEncoding: { type: "spki", format: "pem" },
-      privateKeyEncoding: { type: "pkcs8", format: "der" },
-    }),
-  );
-  generationQueue = generation.catch(() => undefined);
-  return generation;
-}
-
-async function generateAndStore(cfg: Config, projectId: string): Promise<ProjectPublicKey> {
-  const { publicKey, privateKey } = await generateQueued();
-  const key = { pem: publicKey, fingerprint: publicKeyFingerprint(publicKey) };
+async function store(cfg: Config, projectId: string, pair: RsaKeyPair): Promise<ProjectPublicKey> {
+  const key = { pem: pair.publicKeyPem, fingerprint: publicKeyFingerprint(pair.publicKeyPem) };
   const prisma = await db();
   try {
     await prisma.projectKey.create({
@@ -56,39 +47,95 @@ async function generateAndStore(cfg: Config, projectId: string): Promise<Project
         projectId,
         publicKeyPem: key.pem,
         fingerprint: key.fingerprint,
-        privateKeySealed: seal(cfg.masterKey, privateKey, projectKeyAssociatedData(projectId)),
+        privateKeySealed: seal(cfg.masterKey, pair.privateKeyDer, projectKeyAssociatedData(projectId)),
         createdAt: new Date(),
       },
     });
     return key;
   } catch (error) {
-    // Another instance stored its key first; that one is the project's key.
+    // Another instance stored its key first; that one is the project's key, and this pair can
+    // serve another project.
     if (!isUniqueViolation(error)) throw error;
     const winner = await storedKey(projectId);
     if (winner === null) throw error;
+    returnKeyPair(cfg, pair);
     return winner;
   }
 }
 
-// Generations under way in this process, so that a link request arriving while the background
-// generation runs waits for it instead of starting a second one.
-const underway = new Map<string, Promise<ProjectPublicKey>>();
+// Keys under way in this process, so that a request arriving while the generation runs waits
+// for it instead of starting a second one.
+const underway = processWide("project-keys-underway", () => new Map<string, Promise<ProjectPublicKey>>());
 
-/** The project's public key, generated now if it does not exist yet. The project must exist. */
-export async function projectPublicKey(cfg: Config, projectId: string): Promise<ProjectPublicKey> {
-  const existing = await storedKey(projectId);
-  if (existing !== null) return existing;
-  let pending = underway.get(projectId);
-  if (pending === undefined) {
-    pending = generateAndStore(cfg, projectId).finally(() => underway.delete(projectId));
-    underway.set(projectId, pending);
-  }
-  return pending;
+/** The project's key under way, started now in its owner's turn; null when the owner may queue no more. */
+function keyUnderway(cfg: Config, projectId: string, ownerId: string): Promise<ProjectPublicKey> | null {
+  const pending = underway.get(projectId);
+  if (pending !== undefined) return pending;
+  const pair = takeKeyPair(cfg, ownerId);
+  if (pair === null) return null;
+  const started = pair.then((generated) => store(cfg, projectId, generated)).finally(() => underway.delete(projectId));
+  underway.set(projectId, started);
+  return started;
 }
 
-/** Starts generating a new project's key without waiting for it; a failure is logged and retried on first use. */
-export function prepareProjectKey(cfg: Config, projectId: string): void {
-  projectPublicKey(cfg, projectId).catch((error: unknown) => {
-    console.error(JSON.stringify({ level: "error", msg: "project key generation failed", projectId, error: String(error) }));
+const logFailure = (projectId: string | null) => (error: unknown) => {
+  console.error(JSON.stringify({ level: "error", msg: "project key generation failed", projectId, error: String(error) }));
+};
+
+// The database is an account's backlog: when one of its generations ends, its oldest projects
+// still without a key take the free places, so a burst of new projects gets its keys one after
+// another with no one asking, and memory holds no more than the cap per account.
+const BACKLOG_LOOKUP = 8;
+whenSlotFree((cfg, ownerId) => {
+  db()
+    .then((prisma) => prisma.project.findMany({ where: { ownerId, key: null }, orderBy: { createdAt: "asc" }, take: BACKLOG_LOOKUP, select: { id: true } }))
+    .then((keyless) => {
+      for (const { id } of keyless) {
+        if (underway.has(id)) continue;
+        if (keyUnderway(cfg, id, ownerId)?.catch(logFailure(id)) === undefined) return;
+      }
+    })
+    .catch(logFailure(null));
+});
+
+/** The project's public key, or null; whose project it is. */
+async function keyAndOwner(projectId: string) {
+  const prisma = await db();
+  return prisma.project.findUnique({ where: { id: projectId }, select: { ownerId: true, key: { select: { publicKeyPem: true, fingerprint: true } } } });
+}
+
+/** `pending` if it settles within `ms`; else key_not_ready (it keeps going). */
+function withinBound(pending: Promise<ProjectPublicKey>, ms: number): Promise<ProjectPublicKey> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(keyNotReady()), ms);
   });
+  return Promise.race([pending, bound]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The project's public key, generated now if it does not exist yet; key_not_ready (503) when it
+ * is not there within PROJECT_KEY_WAIT_MS, or its owner may queue no more generations. The
+ * project must exist.
+ */
+export async function projectPublicKey(cfg: Config, projectId: string): Promise<ProjectPublicKey> {
+  const project = await keyAndOwner(projectId);
+  if (project === null) throw new Error(`no project ${projectId}`);
+  if (project.key !== null) return { pem: project.key.publicKeyPem, fingerprint: project.key.fingerprint };
+  const pending = keyUnderway(cfg, projectId, project.ownerId);
+  if (pending === null) throw keyNotReady();
+  return withinBound(pending, cfg.projectKeys.waitMs);
+}
+
+/**
+ * Starts a new project's key without waiting for it. An owner with as many generations queued
+ * as allowed gets it on first use instead; a failure is logged and retried on first use.
+ */
+export function prepareProjectKey(cfg: Config, projectId: string): void {
+  keyAndOwner(projectId)
+    .then((project) => {
+      if (project === null || project.key !== null) return;
+      return keyUnderway(cfg, projectId, project.ownerId);
+    })
+    .catch(logFailure(projectId));
 }

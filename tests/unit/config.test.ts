@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/config";
 
@@ -25,6 +26,7 @@ describe("parseConfig", () => {
       masterKey: Buffer.alloc(32, 1),
       linkLifetimeMs: 30 * 86_400_000,
       signingKeyRotationMs: 30 * 86_400_000,
+      projectKeys: { threads: availableParallelism(), reserve: 4, perAccount: 2, waitMs: 3000 },
     });
   });
 
@@ -44,6 +46,9 @@ describe("parseConfig", () => {
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must be a file: URL (SQLite, e.g. file:./data/initlink.db) or a postgresql:// URL"],
     [{ DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE must be a whole number from 1 to 500"],
     [{ LINK_LIFETIME_DAYS: "0" }, "LINK_LIFETIME_DAYS must be a whole number from 1 to 365"],
+    [{ PROJECT_KEY_THREADS: "0" }, "PROJECT_KEY_THREADS must be a whole number from 1 to 256"],
+    [{ PROJECT_KEY_QUEUE_PER_ACCOUNT: "0" }, "PROJECT_KEY_QUEUE_PER_ACCOUNT must be a whole number from 1 to 100"],
+    [{ PROJECT_KEY_WAIT_MS: "-1" }, "PROJECT_KEY_WAIT_MS must be a whole number from 0 to 600000"],
   ])("rejects %o with a clear message", (env, message) => {
     expect(() => parseConfig(withKey(env))).toThrow(ConfigError);
     expect(() => parseConfig(withKey(env))).toThrow(message);
