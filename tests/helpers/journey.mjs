@@ -101,15 +101,25 @@ export async function pickUpToken(send, init, headers = {}) {
   return status;
 }
 
+const KEY_RETRIES = 30;
+
 /**
- * Create Project Link with an access token; anything but a 200 throws.
+ * Create Project Link with an access token; anything but a 200 (after waiting out a key still
+ * being generated) throws.
  * @param {Send} send @param {string} projectId @param {string} accessToken
  * @param {{ iv?: string, headers?: Record<string, string> }} [options] a fresh iv unless given
  * @returns {Promise<LinkSuccess & { iv: string }>}
  */
 export async function createLink(send, projectId, accessToken, { iv = randomIv(), headers = {} } = {}) {
   const path = `/api/projects/${encodeURIComponent(projectId)}/link/${encodeURIComponent(iv)}`;
-  const answer = expectStatus(await send("POST", path, undefined, { ...headers, authorization: `Bearer ${accessToken}` }), 200, "Create Project Link");
+  const request = () => send("POST", path, undefined, { ...headers, authorization: `Bearer ${accessToken}` });
+  let answer = await request();
+  // A new project's key may still be on its way (503 key_not_ready): retry as Retry-After says.
+  for (let retries = 0; answer.status === 503 && retries < KEY_RETRIES; retries++) {
+    await new Promise((resolve) => setTimeout(resolve, Number(answer.headers["retry-after"] ?? 1) * 1000));
+    answer = await request();
+  }
+  expectStatus(answer, 200, "Create Project Link");
   return { ...JSON.parse(answer.text), iv };
 }
 
