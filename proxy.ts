@@ -1,11 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
 
-// Runs before every page and route: a fresh nonce per request for a strict Content Security
-// Policy. Next.js reads the nonce from the request's policy header and puts it on its own
-// scripts; nothing else may run. Pages render per request (the layout reads the session), so
-// each gets its own nonce. API answers are JSON and may load nothing at all.
-
-const API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+// Runs before every page: a fresh nonce per request for a strict Content Security Policy.
+// Next.js reads the nonce from the request's policy header and puts it on its own scripts;
+// nothing else may run. Pages render per request (the layout reads the session), so each gets
+// its own nonce. Never for /api/ and /.well-known/: those answers are JSON, server.mjs gives them
+// their policy, and the hot path pays for no proxy.
 
 function pagePolicy(nonce: string): string {
   // The development server evaluates code for fast refresh; the production build never does.
@@ -25,12 +24,6 @@ function pagePolicy(nonce: string): string {
 }
 
 export function proxy(request: NextRequest): NextResponse {
-  const { pathname } = request.nextUrl;
-  if (pathname.startsWith("/api/") || pathname.startsWith("/.well-known/")) {
-    const response = NextResponse.next();
-    response.headers.set("Content-Security-Policy", API_POLICY);
-    return response;
-  }
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString("base64");
   const policy = pagePolicy(nonce);
   const requestHeaders = new Headers(request.headers);
@@ -42,6 +35,6 @@ export function proxy(request: NextRequest): NextResponse {
 }
 
 export const config = {
-  // Not for the build's static files, which carry no markup.
-  matcher: [{ source: "/((?!_next/static|_next/image|favicon.ico).*)" }],
+  // Not for the API, nor for the build's static files, which carry no markup.
+  matcher: [{ source: "/((?!api/|\\.well-known/|_next/static|_next/image|favicon.ico).*)" }],
 };

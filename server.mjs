@@ -1,74 +1,101 @@
 // @ts-check
 // The production server: Next.js's request handler behind a plain node:http server, so that the
 // TCP peer's address reaches the app in a header no client can set (Next's own server keeps a
-// client-sent X-Forwarded-For as it is).
+// client-sent X-Forwarded-For as it is). `npm start` runs one worker per core (WEB_CONCURRENCY)
+// under a primary (lib/runtime/primary.mjs); with one worker, or under `--dev`, it is one process.
+import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
+import pino from "pino";
 import { MissingMasterKeyError, resolveMasterKey } from "./lib/runtime/master-key.mjs";
-import { isHttpsOrigin, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER } from "./lib/runtime/request-context.mjs";
+import { runPrimary, workerCount } from "./lib/runtime/primary.mjs";
+import { API_POLICY, isHttpsOrigin, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER } from "./lib/runtime/request-context.mjs";
 
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || "0.0.0.0";
 const dev = process.argv.includes("--dev");
 
-// Decided on NODE_ENV as the operator set it, before it is forced to production below.
-const DEV_MASTER_KEY_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "data", "master.key");
-try {
-  const { key, generated } = resolveMasterKey(process.env, DEV_MASTER_KEY_FILE);
-  if (generated) {
-    console.log(JSON.stringify({ level: "warn", msg: "generated a development master key; set MASTER_KEY in production", file: DEV_MASTER_KEY_FILE }));
+/** Resolved once, by the primary (or the one process): workers inherit MASTER_KEY, so a generated development key is generated once. */
+function resolveMasterKeyOrExit() {
+  // Decided on NODE_ENV as the operator set it, before it is forced to production below.
+  const devMasterKeyFile = path.join(path.dirname(fileURLToPath(import.meta.url)), "data", "master.key");
+  try {
+    const { key, generated } = resolveMasterKey(process.env, devMasterKeyFile);
+    if (generated) {
+      console.log(JSON.stringify({ level: "warn", msg: "generated a development master key; set MASTER_KEY in production", file: devMasterKeyFile }));
+    }
+    process.env.MASTER_KEY = key;
+  } catch (error) {
+    if (!(error instanceof MissingMasterKeyError)) throw error;
+    console.error(`initlink: ${error.message}`);
+    process.exit(1);
   }
-  process.env.MASTER_KEY = key;
-} catch (error) {
-  if (!(error instanceof MissingMasterKeyError)) throw error;
-  console.error(`initlink: ${error.message}`);
-  process.exit(1);
 }
-if (!dev) Object.assign(process.env, { NODE_ENV: "production" });
 
-const app = next({ dev, hostname, port });
+async function serve() {
+  const app = next({ dev, hostname, port });
+  // prepare() runs instrumentation.ts, which validates the configuration and exits on a bad value.
+  await app.prepare();
+  const handle = app.getRequestHandler();
 
-// prepare() runs instrumentation.ts, which validates the configuration and exits on a bad value.
-await app.prepare();
-const handle = app.getRequestHandler();
+  // Browsers that reached the service over https must never use plain http for it again.
+  const httpsOnly = isHttpsOrigin(process.env.APP_URL ?? "");
 
-// Browsers that reached the service over https must never use plain http for it again.
-const httpsOnly = isHttpsOrigin(process.env.APP_URL ?? "");
+  // One JSON line per request, carrying the id that the app's own log lines of that request
+  // carry too (lib/http/route.ts). The path only: a query string is never logged. pino writes
+  // from a buffer when stdout is free rather than once per request, and flushes on exit.
+  const log = pino(
+    { base: null, timestamp: false, formatters: { level: (label) => ({ level: label }) } },
+    pino.destination({ sync: false }),
+  );
 
-// One JSON line per request, carrying the id that the app's own log lines of that request
-// carry too (lib/http/route.ts). The path only: a query string is never logged.
-const server = createServer((request, response) => {
-  const started = performance.now();
-  const requestId = randomUUID();
-  request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
-  request.headers[REQUEST_ID_HEADER] = requestId;
-  response.setHeader("X-Request-Id", requestId);
-  if (httpsOnly) response.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
-  response.on("finish", () => {
-    const line = {
-      level: "info",
-      msg: "request",
-      request_id: requestId,
-      method: request.method,
-      path: (request.url ?? "").split("?")[0],
-      status: response.statusCode,
-      ms: Math.round(performance.now() - started),
-    };
-    console.log(JSON.stringify(line));
+  const server = createServer((request, response) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const url = request.url ?? "";
+    request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+    request.headers[REQUEST_ID_HEADER] = requestId;
+    response.setHeader("X-Request-Id", requestId);
+    if (httpsOnly) response.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+    // API answers are JSON and may load nothing; proxy.ts (the pages' policy) does not run for them.
+    if (url.startsWith("/api/") || url.startsWith("/.well-known/")) response.setHeader("Content-Security-Policy", API_POLICY);
+    response.on("finish", () => {
+      const query = url.indexOf("?");
+      log.info(
+        { request_id: requestId, method: request.method, path: query === -1 ? url : url.slice(0, query), status: response.statusCode, ms: Math.round(performance.now() - started) },
+        "request",
+      );
+    });
+    void handle(request, response);
   });
-  void handle(request, response);
-});
 
-server.listen(port, hostname, () => {
-  console.log(JSON.stringify({ level: "info", msg: "listening", url: `http://${hostname}:${port}`, pid: process.pid }));
-});
+  server.listen(port, hostname, () => {
+    console.log(JSON.stringify({ level: "info", msg: "listening", url: `http://${hostname}:${port}`, pid: process.pid }));
+  });
 
-for (const signal of /** @type {const} */ (["SIGTERM", "SIGINT"])) {
-  process.once(signal, () => {
+  // A stop finishes the requests under way (up to 5 s). process.on, not once: under a terminal,
+  // Ctrl-C reaches a worker twice (from the terminal and from the primary).
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
     server.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 5000).unref();
-  });
+  };
+  process.on("SIGTERM", stop);
+  process.on("SIGINT", stop);
+}
+
+if (cluster.isPrimary) {
+  resolveMasterKeyOrExit();
+  if (!dev) Object.assign(process.env, { NODE_ENV: "production" });
+  // The development server compiles on demand and reloads itself: one process only.
+  const workers = dev ? 1 : workerCount(process.env.WEB_CONCURRENCY);
+  if (workers > 1) runPrimary(workers, fileURLToPath(import.meta.url), process.argv.slice(2));
+  else await serve();
+} else {
+  await serve();
 }

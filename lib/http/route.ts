@@ -93,15 +93,19 @@ export function route<A extends Authentication, R, P, B>(
   const { answer } = options;
   return async (request, context) => {
     const cfg = config();
-    const query = new URL(request.url).searchParams;
+    const { headers } = request;
+    // The query, origin, Authorization and session token are worked out only for the
+    // operations that read them: most routes never do, and this runs on every request.
+    let search: URLSearchParams | undefined;
+    const query = () => (search ??= new URL(request.url).searchParams);
     const raw = await context.params;
     // Parsed first, refused in its turn below: a form's way back needs its params even when
     // the same-origin check or authentication refuses the request.
     const parsed = options.params ? options.params.safeParse(raw) : { success: true as const, data: {} as P };
     const params = parsed.success ? parsed.data : undefined;
     try {
-      if (options.sameOrigin) assertSameOrigin(cfg, request.headers);
-      const auth = await authenticate(options.auth, cfg, request.headers, raw);
+      if (options.sameOrigin) assertSameOrigin(cfg, headers);
+      const auth = await authenticate(options.auth, cfg, headers, raw);
       if (!parsed.success) throw invalidRequest(parsed.error);
       const body = (await readBody(request, options.body)) as B;
       const result = await operation({
@@ -109,10 +113,18 @@ export function route<A extends Authentication, R, P, B>(
         auth,
         params: parsed.data,
         body,
-        origin: requestOrigin(cfg, request.headers),
-        query,
-        authorization: request.headers.get("authorization"),
-        sessionToken: sessionTokenFromHeaders(cfg, request.headers),
+        get origin() {
+          return requestOrigin(cfg, headers);
+        },
+        get query() {
+          return query();
+        },
+        get authorization() {
+          return headers.get("authorization");
+        },
+        get sessionToken() {
+          return sessionTokenFromHeaders(cfg, headers);
+        },
       });
       if ("redirect" in answer) {
         const { to, setCookie } = result as Redirect;
@@ -123,7 +135,7 @@ export function route<A extends Authentication, R, P, B>(
       if (!(error instanceof ApiError)) logUnexpectedError(request, error);
       const known = error instanceof ApiError ? error : new ApiError("internal_error", "Something went wrong on our side. Please try again.");
       if (!("redirect" in answer)) return errorResponse(known, answer.errorEnvelope);
-      const target = new URL(params === undefined ? "/" : answer.back(params, query), cfg.appUrl);
+      const target = new URL(params === undefined ? "/" : answer.back(params, query()), cfg.appUrl);
       target.searchParams.set("error", known.code);
       return redirectResponse(cfg.appUrl, target.pathname + target.search);
     }

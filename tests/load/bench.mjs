@@ -1,96 +1,170 @@
 // @ts-check
-// `npm run bench`: starts the production build on a scratch database and loads it over loopback
-// with a fixed number of connections for a fixed time per route. Prints requests per second,
-// p50/p99 latency and server RSS for each route next to the same figures for /api/live, a route
-// that touches nothing, so our own cost shows apart from the framework's. Measures, never asserts.
-import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+// `npm run bench`: the figures of issue 13, each a ratio of two throughputs of the same build on
+// the same machine, so that our own cost shows apart from the framework's and the machine's.
+// Starts the production build on a scratch database (a worker per core, then one worker), and
+// a bare `next start` app with one empty route handler (tests/load/bare-next, built here on
+// first use), and loads each route with wrk (`wrk -t1 -c32`, a Lua script for varying paths)
+// over loopback. Prints a table of routes and the figures. Measures, never asserts: the goals
+// are for this bench, not for timed tests.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import path from "node:path";
-import { client, loadClient, percentiles, root, rssMiB, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
+import { client, largestRssMiB, loadClient, root, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
 
 const PORT = Number(process.env.BENCH_PORT || 3200);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS || 2);
+const WRK = process.env.WRK || "/usr/bin/wrk";
 const POLLED_INITS = 2000;
-const database = path.join(root, ".cache", "bench", "bench.db");
-const { send, close } = client(PORT);
+const scratch = path.join(root, ".cache", "bench");
+const bareApp = path.join(root, "tests", "load", "bare-next");
+const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const script = path.join(root, "tests", "load", "wrk", "requests.lua");
+
+if (!existsSync(WRK)) {
+  console.error(`bench: wrk not found at ${WRK} (apt-get install wrk, or set WRK)`);
+  process.exit(1);
+}
+
+/** @typedef {{ method?: string, paths: string[], body?: string, authorization?: string }} Load */
+/** @typedef {{ rps: number, p50: string, p99: string, requests: number, failed: number, rss: number }} Figures */
 
 /**
- * @param {() => [string, string, string | undefined, Record<string, string>?]} nextRequest
- * @param {number} expectedStatus
+ * Loads one route for `seconds` with wrk while sampling the server's largest process RSS.
+ * @param {string} name @param {Load} load @param {number} seconds @param {number} pid
+ * @returns {Promise<Figures>}
  */
-async function load(nextRequest, expectedStatus) {
-  /** @type {number[]} */
-  const latencies = [];
-  let unexpected = 0;
-  const deadline = performance.now() + SECONDS * 1000;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (performance.now() < deadline) {
-        const [method, urlPath, body, headers] = nextRequest();
-        const begin = performance.now();
-        const { status } = await send(method, urlPath, body, headers);
-        latencies.push(performance.now() - begin);
-        if (status !== expectedStatus) unexpected += 1;
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  return { rps: latencies.length / elapsed, ...percentiles(latencies), requests: latencies.length, unexpected };
+async function wrk(name, load, seconds, pid) {
+  const pathsFile = path.join(scratch, `${name.replace(/\W+/g, "-")}.paths`);
+  writeFileSync(pathsFile, `${load.paths.join("\n")}\n`);
+  let rss = largestRssMiB(pid);
+  const sampler = setInterval(() => (rss = Math.max(rss, largestRssMiB(pid))), 500);
+  const args = ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", script, `http://127.0.0.1:${PORT}`, "--", pathsFile, load.method ?? "GET", load.body ?? "", load.authorization ?? ""];
+  const output = await new Promise((resolve, reject) => {
+    const child = spawn(WRK, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let text = "";
+    child.stdout.on("data", (chunk) => (text += chunk));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}:\n${text}`))));
+  });
+  clearInterval(sampler);
+  const number = (/** @type {RegExp} */ pattern) => Number(pattern.exec(output)?.[1] ?? 0);
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(output);
+  return {
+    rps: number(/Requests\/sec:\s+([\d.]+)/),
+    p50: /\n\s+50%\s+(\S+)/.exec(output)?.[1] ?? "?",
+    p99: /\n\s+99%\s+(\S+)/.exec(output)?.[1] ?? "?",
+    requests: number(/(\d+) requests in/),
+    failed: number(/Non-2xx or 3xx responses: (\d+)/) + (socketErrors ? socketErrors.slice(1).reduce((sum, each) => sum + Number(each), 0) : 0),
+    rss,
+  };
 }
 
-rmSync(path.dirname(database), { recursive: true, force: true });
-const server = startServer(PORT, {
-  DATABASE_URL: `file:${database}`,
-  // Short enough that cycling over the polled inits never polls one too fast.
-  INIT_INTERVAL_MS: "100",
-  // The bench is one address creating inits and one token making links as fast as it can.
-  CREATE_INIT_PER_MINUTE: "1000000",
-  LINKS_PER_TOKEN_PER_MINUTE: "1000000",
-});
-const serverPid = /** @type {number} */ (server.pid);
+/** @type {({ name: string, server: string } & Figures)[]} */
+const rows = [];
 
-try {
-  await waitUntilUp(send);
-  const rssAtStart = rssMiB(serverPid);
+/** Warms a route up (JIT, first-request work, every worker), then measures it. @param {string} name @param {string} server @param {Load} load @param {number} pid */
+async function measure(name, server, load, pid) {
+  await wrk(name, load, WARMUP_SECONDS, pid);
+  const r = await wrk(name, load, SECONDS, pid);
+  rows.push({ name, server, ...r });
+  console.log(`${name.padEnd(25)} ${server.padEnd(16)} ${r.rps.toFixed(0).padStart(6)}   ${r.p50.padEnd(7)} ${r.p99.padEnd(8)} ${String(r.requests).padStart(8)} ${String(r.failed).padStart(7)} ${String(r.rss).padStart(8)}`);
+  return r;
+}
+
+/** Runs `body` against the service started with `env`, then stops it. @param {Record<string, string>} env @param {(pid: number, send: import("./load-tools.mjs").Send) => Promise<void>} body */
+async function withService(env, body) {
+  const database = path.join(scratch, "bench.db");
+  rmSync(database, { force: true });
+  rmSync(`${database}-wal`, { force: true });
+  rmSync(`${database}-shm`, { force: true });
+  const server = startServer(PORT, {
+    DATABASE_URL: `file:${database}`,
+    // Short enough that cycling over the polled inits never polls one too fast.
+    INIT_INTERVAL_MS: "100",
+    // The bench is one address creating inits and one token making links as fast as it can.
+    CREATE_INIT_PER_MINUTE: "1000000",
+    LINKS_PER_TOKEN_PER_MINUTE: "1000000",
+    ...env,
+  });
+  const { send, close } = client(PORT);
+  try {
+    await waitUntilUp(send);
+    await body(/** @type {number} */ (server.pid), send);
+  } finally {
+    close();
+    await stopServer(server, "SIGTERM");
+  }
+}
+
+/** The bare app's `next start`, built first if it has no build yet. @param {(pid: number) => Promise<void>} body */
+async function withBareNext(body) {
+  const env = { ...process.env, NODE_ENV: /** @type {const} */ ("production"), NEXT_TELEMETRY_DISABLED: "1" };
+  if (!existsSync(path.join(bareApp, ".next", "BUILD_ID"))) {
+    const build = spawnSync(process.execPath, [nextBin, "build"], { cwd: bareApp, stdio: "inherit", env });
+    if (build.status !== 0) throw new Error("building tests/load/bare-next failed");
+  }
+  const server = spawn(process.execPath, [nextBin, "start", "-p", String(PORT), "-H", "127.0.0.1"], { cwd: bareApp, stdio: "ignore", env });
+  const { send, close } = client(PORT);
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const answer = await send("GET", "/api/empty").catch(() => undefined);
+      if (answer?.status === 200) break;
+      if (attempt > 240) throw new Error("the bare Next.js app did not start");
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await body(/** @type {number} */ (server.pid));
+  } finally {
+    close();
+    await stopServer(server, "SIGTERM");
+  }
+}
+
+const cores = availableParallelism();
+console.log(`wrk -t1 -c${CONNECTIONS}, ${SECONDS} s per route after ${WARMUP_SECONDS} s of warm-up, loopback, ${cores} cores\n`);
+console.log("route                     server            req/s   p50     p99      requests  failed  largest RSS MiB");
+const live = { paths: ["/api/live"] };
+rmSync(scratch, { recursive: true, force: true });
+mkdirSync(scratch, { recursive: true });
+
+/** @type {Record<string, number>} */
+const rps = {};
+let largestRss = 0;
+
+await withService({}, async (pid, send) => {
   /** @type {string[]} */
-  const ids = [];
+  const polls = [];
   for (let i = 0; i < POLLED_INITS; i++) {
-    ids.push(JSON.parse((await send("POST", "/api/init", JSON.stringify({ sender: "@bench/cli" }))).text).id);
+    polls.push(`/api/init/${JSON.parse((await send("POST", "/api/init", JSON.stringify({ sender: "@bench/cli" }))).text).id}`);
   }
   const linked = await loadClient(send, PORT);
-  // Warm up every route so JIT and first-request work stay out of the figures.
-  await Promise.all(ids.slice(0, 200).map((id) => send("GET", `/api/init/${id}`)));
-  await Promise.all(Array.from({ length: 50 }, () => send("GET", `/api/projects/${linked.projectId}`, undefined, { authorization: linked.bearer })));
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  rps.live = (await measure("GET /api/live", `${cores} workers`, live, pid)).rps;
+  rps.poll = (await measure("GET /api/init/{id}", `${cores} workers`, { paths: polls }, pid)).rps;
+  rps.create = (await measure("POST /api/init", `${cores} workers`, { method: "POST", paths: ["/api/init"], body: '{"sender":"@bench/cli","sender_device":"bench"}' }, pid)).rps;
+  await measure("POST …/link/{iv} (new)", `${cores} workers`, { method: "POST", paths: [`/api/projects/${linked.projectId}/link/{iv}`], authorization: `Bearer ${linked.accessToken}` }, pid);
+  await measure("GET /api/projects/{id}", `${cores} workers`, { paths: [`/api/projects/${linked.projectId}`], authorization: linked.bearer }, pid);
+});
+await withService({ WEB_CONCURRENCY: "1" }, async (pid) => {
+  rps.liveOne = (await measure("GET /api/live", "1 worker", live, pid)).rps;
+});
+await withBareNext(async (pid) => {
+  rps.bare = (await measure("GET /api/empty", "bare next start", { paths: ["/api/empty"] }, pid)).rps;
+});
+for (const row of rows) if (row.server !== "bare next start") largestRss = Math.max(largestRss, row.rss);
 
-  let next = 0;
-  const routes = [
-    { name: "GET /api/live (baseline)", run: () => load(() => ["GET", "/api/live", undefined], 200) },
-    { name: "POST /api/init", run: () => load(() => ["POST", "/api/init", '{"sender":"@bench/cli","sender_device":"bench"}'], 201) },
-    { name: "GET /api/init/{id}", run: () => load(() => ["GET", `/api/init/${ids[next++ % ids.length]}`, undefined], 200) },
-    {
-      name: "POST …/link/{iv} (new)",
-      run: () => load(() => ["POST", `/api/projects/${linked.projectId}/link/${randomBytes(16).toString("hex")}`, undefined, { authorization: `Bearer ${linked.accessToken}` }], 200),
-    },
-    { name: "GET /api/projects/{id}", run: () => load(() => ["GET", `/api/projects/${linked.projectId}`, undefined, { authorization: linked.bearer }], 200) },
-  ];
-  /** @type {{ name: string, rps: number, p50: number, p99: number, requests: number, unexpected: number, rss: number }[]} */
-  const results = [];
-  for (const route of routes) {
-    const figures = await route.run();
-    results.push({ name: route.name, ...figures, rss: rssMiB(serverPid) });
-  }
-  const base = results[0];
-  console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per route, loopback, server RSS at start ${rssAtStart} MiB\n`);
-  console.log("route                      req/s   p50 ms  p99 ms  requests  unexpected  RSS MiB  req/s vs baseline");
-  for (const r of results) {
-    console.log(
-      `${r.name.padEnd(25)} ${r.rps.toFixed(0).padStart(6)} ${r.p50.toFixed(2).padStart(8)} ${r.p99.toFixed(2).padStart(7)} ${String(r.requests).padStart(9)} ${String(r.unexpected).padStart(11)} ${String(r.rss).padStart(8)}  ${(r.rps / base.rps).toFixed(2).padStart(8)}`,
-    );
-  }
-} finally {
-  await stopServer(server, "SIGTERM");
-  close();
-}
+
+/** @type {[string, string][]} */
+const figures = [
+  ["accepted status polls ÷ GET /api/live (goal ≥ 0.75)", (rps.poll / rps.live).toFixed(2)],
+  ["Create Init ÷ GET /api/live (goal ≥ 0.70)", (rps.create / rps.live).toFixed(2)],
+  ["GET /api/live, 1 worker ÷ bare next start empty route (goal ≥ 0.95)", (rps.liveOne / rps.bare).toFixed(2)],
+  [`GET /api/live, ${cores} workers ÷ 1 worker (goal ≥ 1.8 on 2 cores)`, (rps.live / rps.liveOne).toFixed(2)],
+  ["largest process RSS under load, primary and workers (goal ≤ 300 MB)", `${largestRss} MiB`],
+];
+// The other benches of issue 13 add their figures here, each an array of [figure, value]:
+// figures.push(...(await benchKeys()), ...(await benchWaiting()));
+
+console.log("");
+for (const [figure, value] of figures) console.log(`${figure.padEnd(72)} ${value}`);

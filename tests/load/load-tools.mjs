@@ -3,7 +3,7 @@
 // the journey's transport over keep-alive connections (the journey: tests/helpers/journey.mjs).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +15,25 @@ export const root = path.join(path.dirname(fileURLToPath(import.meta.url)), ".."
 export function rssMiB(pid) {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return match ? Math.round(Number(match[1]) / 1024) : NaN;
+}
+
+/** A process and its descendants (a multi-process server's primary and workers). @param {number} pid @returns {number[]} */
+export function processTree(pid) {
+  const file = `/proc/${pid}/task/${pid}/children`;
+  if (!existsSync(file)) return [pid];
+  const children = readFileSync(file, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** The largest resident memory of a server's processes, MiB. @param {number} pid */
+export function largestRssMiB(pid) {
+  return Math.max(...processTree(pid).map((each) => {
+    try {
+      return rssMiB(each);
+    } catch {
+      return 0; // exited meanwhile
+    }
+  }));
 }
 
 /** @typedef {import("../helpers/journey.mjs").Send} Send */
@@ -59,7 +78,8 @@ export function client(port) {
 export const siteOf = (port) => `http://127.0.0.1:${port}`;
 
 /**
- * Starts `npm start`'s server (production build) on `port` with `env` on top of the defaults.
+ * Starts `npm start`'s server (production build) on `port` with `env` on top of the defaults;
+ * WEB_CONCURRENCY is npm start's default (a worker per core) unless `env` sets it.
  * @param {number} port @param {Record<string, string>} env
  * @param {{ output?: "ignore" | "inherit" }} [options]
  */
@@ -80,13 +100,16 @@ export function startServer(port, env, { output = "ignore" } = {}) {
 }
 
 /**
- * Stops a server and waits until its process has exited (and so freed its port).
+ * Stops a server and waits until its process has exited (and so freed its port). SIGKILL goes
+ * to every process of it, primary and workers at once, as a crash of the whole service would;
+ * other signals to the primary, which stops its workers itself.
  * @param {import("node:child_process").ChildProcess} server @param {NodeJS.Signals} signal
  */
 export async function stopServer(server, signal) {
   if (server.exitCode !== null || server.signalCode !== null) return;
   const exited = new Promise((resolve) => server.once("exit", resolve));
-  server.kill(signal);
+  if (signal === "SIGKILL") for (const pid of processTree(/** @type {number} */ (server.pid)).reverse()) process.kill(pid, signal);
+  else server.kill(signal);
   await exited;
 }
 

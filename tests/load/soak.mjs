@@ -2,13 +2,13 @@
 // `npm run test:soak`: a bounded soak against the production build. CLI clients create inits
 // and poll them at their interval until they expire, while one client links itself to a
 // project again and again; the sweeper deletes expired inits on a short schedule. Prints
-// requests, errors (must be 0), p50/p99 latency, the server's RSS at start and end (growth must
+// requests, errors (must be 0), p50/p99 latency, the largest server process RSS at start and end (growth must
 // stay under SOAK_RSS_GROWTH_MIB) and the init rows over time (must stay bounded).
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { client, loadClient, percentiles, root, rssMiB, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
+import { client, largestRssMiB, loadClient, percentiles, root, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
 
 const PORT = Number(process.env.SOAK_PORT || 3220);
 const SECONDS = Number(process.env.SOAK_SECONDS || 60);
@@ -53,7 +53,7 @@ const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(
 try {
   await waitUntilUp(send);
   const linked = await loadClient(send, PORT);
-  const rssAtStart = rssMiB(serverPid);
+  const rssAtStart = largestRssMiB(serverPid);
   const deadline = performance.now() + SECONDS * 1000;
   let created = 0;
 
@@ -86,13 +86,13 @@ try {
     const started = performance.now();
     while (performance.now() < deadline) {
       await sleep(5000);
-      samples.push({ second: Math.round((performance.now() - started) / 1000), inits: Number(/** @type {{ n: number }} */ (count.get()).n), rss: rssMiB(serverPid) });
+      samples.push({ second: Math.round((performance.now() - started) / 1000), inits: Number(/** @type {{ n: number }} */ (count.get()).n), rss: largestRssMiB(serverPid) });
     }
   };
   await Promise.all([...Array.from({ length: CLIS }, (_unused, number) => cli(number)), linker(), sampler()]);
   file.close();
 
-  const rssAtEnd = rssMiB(serverPid);
+  const rssAtEnd = largestRssMiB(serverPid);
   const { p50, p99 } = percentiles(latencies);
   // Inits live LIFETIME_S, stay RETENTION_S more, and are swept within SWEEP_S: at most that
   // many seconds of creations exist at once (twice that, for slack).
@@ -101,7 +101,7 @@ try {
   console.log(`\nsoak: ${SECONDS} s, ${CLIS} CLIs polling every ${INTERVAL_MS} ms, ${LINKS_PER_SECOND} links/s`);
   console.log(`requests ${latencies.length}, errors ${errors.length}, p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms`);
   console.log(`inits created ${created}; init rows every 5 s: ${samples.map((sample) => sample.inits).join(", ")} (bound ${rowBound})`);
-  console.log(`server RSS: start ${rssAtStart} MiB, end ${rssAtEnd} MiB, growth ${rssAtEnd - rssAtStart} MiB (bound ${RSS_GROWTH_BOUND_MIB} MiB); every 5 s: ${samples.map((sample) => sample.rss).join(", ")}`);
+  console.log(`largest server process RSS: start ${rssAtStart} MiB, end ${rssAtEnd} MiB, growth ${rssAtEnd - rssAtStart} MiB (bound ${RSS_GROWTH_BOUND_MIB} MiB); every 5 s: ${samples.map((sample) => sample.rss).join(", ")}`);
   for (const error of errors.slice(0, 10)) console.log(`  error: ${error}`);
   const failures = [
     errors.length > 0 ? `${errors.length} errors` : "",

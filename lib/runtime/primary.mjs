@@ -1,0 +1,100 @@
+// @ts-check
+// The primary of a multi-process server (node:cluster): it serves nothing itself. It forks one
+// worker per core, replaces a worker that dies (after a growing pause, so that a worker that
+// dies at once does not spin), relays messages between workers, and on SIGTERM or SIGINT stops
+// them gracefully before it exits. If the primary itself is killed, each worker sees its IPC
+// channel close and exits at once (node:cluster does that for every worker), so no worker
+// outlives it holding the database.
+import cluster from "node:cluster";
+import { availableParallelism } from "node:os";
+
+/** Workers to run: WEB_CONCURRENCY if it is a positive integer, else one per core. @param {string | undefined} value */
+export function workerCount(value) {
+  const parsed = Number(value?.trim());
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : availableParallelism();
+}
+
+// A worker that lived less than this before it died counts as a crash in a row: the next
+// replacement waits twice as long as the last one did, up to the cap.
+const STABLE_MS = 10_000;
+const FIRST_PAUSE_MS = 100;
+const MAX_PAUSE_MS = 10_000;
+// How long workers get to finish their requests on a stop before the primary exits anyway
+// (each worker gives itself 5 s: server.mjs).
+const STOP_GRACE_MS = 6_000;
+
+/** @param {Record<string, unknown>} fields */
+const log = (fields) => console.log(JSON.stringify({ level: "info", ...fields }));
+
+/**
+ * Runs the primary: forks `count` workers of `script`, each started with `args`.
+ * @param {number} count @param {string} script @param {string[]} args
+ */
+export function runPrimary(count, script, args) {
+  cluster.setupPrimary({ exec: script, args });
+  let stopping = false;
+  let everListened = false;
+  let pauseMs = 0;
+  let exitCode = 0;
+  /** @type {Map<number, number>} live worker id → when it was forked */
+  const startedAt = new Map();
+
+  const fork = () => {
+    const worker = cluster.fork();
+    startedAt.set(worker.id, Date.now());
+  };
+
+  cluster.on("listening", (worker) => {
+    everListened = true;
+    log({ msg: "worker listening", worker: worker.id, pid: worker.process.pid });
+  });
+
+  cluster.on("exit", (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
+    startedAt.delete(worker.id);
+    if (stopping) {
+      if (startedAt.size === 0) process.exit(exitCode);
+      return;
+    }
+    // A worker that fails before any worker ever served (a bad setting, a wrong master key)
+    // would fail again: stop the whole server with its exit code, as one process would.
+    if (!everListened) {
+      console.error(JSON.stringify({ level: "error", msg: "a worker failed to start; stopping", code, signal }));
+      stopping = true;
+      exitCode = code || 1;
+      for (const other of Object.values(cluster.workers ?? {})) if (other !== worker) other?.process.kill("SIGTERM");
+      if (startedAt.size === 0) process.exit(exitCode);
+      return;
+    }
+    pauseMs = lived >= STABLE_MS ? 0 : Math.min(MAX_PAUSE_MS, Math.max(FIRST_PAUSE_MS, pauseMs * 2));
+    console.error(JSON.stringify({ level: "error", msg: "worker died; replacing it", worker: worker.id, pid: worker.process.pid, code, signal, after_ms: pauseMs }));
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, pauseMs);
+  });
+
+  // Cross-worker messages: a worker that sends { type: "initlink:broadcast", channel, data }
+  // (process.send) has the same message delivered to every other live worker (worker.send),
+  // which hears it as a "message" event on process. The primary reads nothing else in it; what
+  // channels exist and what they carry is the workers' business.
+  cluster.on("message", (sender, message) => {
+    if (typeof message !== "object" || message === null || message.type !== "initlink:broadcast") return;
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      if (worker !== undefined && worker !== sender && worker.isConnected()) worker.send(message);
+    }
+  });
+
+  const stop = (/** @type {NodeJS.Signals} */ signal) => {
+    if (stopping) return;
+    stopping = true;
+    log({ msg: "stopping", signal });
+    if (startedAt.size === 0) process.exit(0);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+
+  log({ msg: "primary started", pid: process.pid, workers: count });
+  for (let i = 0; i < count; i++) fork();
+}

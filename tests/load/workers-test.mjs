@@ -1,0 +1,158 @@
+// @ts-check
+// `npm run test:workers`: the multi-process server (WEB_CONCURRENCY=2) against its rules.
+// 1. Both workers write at once (Create Init, polls, approvals) and no answer is a 5xx: SQLite's
+//    busy timeout serves both processes.
+// 2. A worker killed with SIGKILL is replaced by a new one, and the service answers all along.
+// 3. SIGTERM stops the primary and every worker, exit code 0.
+// 4. The primary killed with SIGKILL takes its workers with it: none is left holding the port.
+// 5. WEB_CONCURRENCY=1 is one process that serves.
+// Prints each check; exits non-zero on the first failure.
+import { readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { approvedIntoNewProject, newEmail, signUp } from "../helpers/journey.mjs";
+import { client, processTree, root, siteOf, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
+
+const PORT = Number(process.env.WORKERS_PORT || 3230);
+const database = path.join(root, ".cache", "workers", "workers.db");
+// One master key for every start on the one database.
+const env = { MASTER_KEY: Buffer.alloc(32, 9).toString("base64"), DATABASE_URL: `file:${database}`, CREATE_INIT_PER_MINUTE: "1000000", SIGN_IN_PER_ADDRESS_PER_MINUTE: "1000000", INIT_INTERVAL_MS: "100" };
+const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** @param {boolean} condition @param {string} message */
+function check(condition, message) {
+  if (!condition) {
+    console.error(`workers test: FAILED: ${message}`);
+    process.exit(1);
+  }
+  console.log(`ok - ${message}`);
+}
+
+/** Whether a process runs (a zombie, exited but not yet reaped, does not). @param {number} pid */
+function alive(pid) {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** Waits up to 5 s for every one of `pids` to have exited. @param {number[]} pids */
+async function allExited(pids) {
+  for (let attempt = 0; attempt < 20 && pids.some(alive); attempt++) await sleep(250);
+  return !pids.some(alive);
+}
+
+/** The primary's workers, once there are `count`. @param {number} primary @param {number} count */
+async function workersOf(primary, count) {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    const workers = processTree(primary).slice(1);
+    if (workers.length === count) return workers;
+    await sleep(250);
+  }
+  throw new Error(`the primary never had ${count} workers`);
+}
+
+/**
+ * Requests from `loops` loops until `until()` says stop; counts answers by status and failed requests.
+ * @param {import("./load-tools.mjs").Send} send @param {number} loops @param {() => boolean} until
+ * @param {(send: import("./load-tools.mjs").Send, loop: number) => Promise<number[]>} step the statuses of one step
+ */
+async function underLoad(send, loops, until, step) {
+  /** @type {Map<number, number>} */
+  const statuses = new Map();
+  let failed = 0;
+  await Promise.all(
+    Array.from({ length: loops }, async (_unused, loop) => {
+      while (!until()) {
+        try {
+          for (const status of await step(send, loop)) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        } catch {
+          failed += 1;
+        }
+      }
+    }),
+  );
+  return { statuses, failed };
+}
+
+const watchdog = setTimeout(() => {
+  console.error("workers test: stuck for 4 minutes");
+  process.exit(1);
+}, 240_000);
+rmSync(path.dirname(database), { recursive: true, force: true });
+
+// 1 and 2: one server with two workers.
+let server = startServer(PORT, { ...env, WEB_CONCURRENCY: "2" });
+const primary = /** @type {number} */ (server.pid);
+const { send, close } = client(PORT);
+await waitUntilUp(send);
+const [first, second] = await workersOf(primary, 2);
+check(first !== undefined && second !== undefined && first !== primary, `WEB_CONCURRENCY=2 runs two workers (${first}, ${second}) under the primary (${primary})`);
+
+const { cookie } = await signUp(send, { site: siteOf(PORT), email: newEmail("workers") });
+let writing = true;
+setTimeout(() => (writing = false), 5000);
+const writes = await underLoad(send, 16, () => !writing, async (each, loop) => {
+  const created = await each("POST", "/api/init", JSON.stringify({ sender: `@workers/loop-${loop}` }), { "content-type": "application/json" });
+  if (created.status !== 201) return [created.status];
+  const { id } = JSON.parse(created.text);
+  if (loop % 4 === 0) return [created.status, (await approvedIntoNewProject(each, siteOf(PORT), cookie, id, "Workers")) ? 200 : 409];
+  return [created.status, (await each("GET", `/api/init/${id}`)).status];
+});
+const written = [...writes.statuses.entries()].map(([status, count]) => `${count}× ${status}`).join(", ");
+check(writes.failed === 0 && [...writes.statuses.keys()].every((status) => status === 200 || status === 201) && (writes.statuses.get(201) ?? 0) > 0, `two workers writing at once for 5 s: ${written}; failed ${writes.failed}`);
+
+let polling = true;
+const reads = underLoad(send, 8, () => !polling, async (each) => [(await each("GET", "/api/live")).status]);
+await sleep(500);
+process.kill(/** @type {number} */ (first), "SIGKILL");
+const replaced = await (async () => {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    const workers = processTree(primary).slice(1);
+    const fresh = workers.find((pid) => pid !== first && pid !== second);
+    if (workers.length === 2 && fresh !== undefined) return fresh;
+    await sleep(250);
+  }
+  return undefined;
+})();
+check(replaced !== undefined && !alive(/** @type {number} */ (first)), `a worker killed with SIGKILL (${first}) is replaced (${replaced})`);
+await waitUntilUp(send);
+await sleep(1000);
+polling = false;
+const during = await reads;
+const answered = during.statuses.get(200) ?? 0;
+// Requests in flight on the killed worker's connections are cut off; every other one is answered.
+check(answered > 0 && [...during.statuses.keys()].every((status) => status === 200) && during.failed <= 8, `the service answered all along: ${answered}× 200, ${during.failed} cut off with the killed worker`);
+const after = await Promise.all(Array.from({ length: 50 }, () => send("GET", "/api/live")));
+check(after.every((answer) => answer.status === 200), "50 requests after the replacement: all 200");
+
+// 3: a graceful stop.
+const exited = new Promise((resolve) => server.once("exit", (code) => resolve(code)));
+server.kill("SIGTERM");
+const code = await exited;
+const stopped = /** @type {number[]} */ ([second, replaced]);
+check(code === 0 && (await allExited(stopped)), `SIGTERM stops the primary (exit code ${code}) and its workers (${stopped.filter(alive).join(", ") || "none left"})`);
+close();
+
+// 4: the primary killed alone.
+server = startServer(PORT, { ...env, WEB_CONCURRENCY: "2" });
+const third = client(PORT);
+await waitUntilUp(third.send);
+const left = await workersOf(/** @type {number} */ (server.pid), 2);
+const killedPrimary = new Promise((resolve) => server.once("exit", resolve));
+process.kill(/** @type {number} */ (server.pid), "SIGKILL");
+await killedPrimary;
+const gone = await allExited(left);
+third.close();
+check(gone, `the primary killed with SIGKILL: its workers (${left.join(", ")}) exit too`);
+
+// 5: one process.
+server = startServer(PORT, { ...env, WEB_CONCURRENCY: "1" });
+const single = client(PORT);
+await waitUntilUp(single.send);
+check(processTree(/** @type {number} */ (server.pid)).length === 1 && (await single.send("GET", "/api/live")).status === 200, "WEB_CONCURRENCY=1 serves from one process");
+await stopServer(server, "SIGTERM");
+single.close();
+
+clearTimeout(watchdog);
+console.log("\nworkers test: passed");
