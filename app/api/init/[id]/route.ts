@@ -4,8 +4,9 @@ import { readInitStatus } from "@/lib/init/read-init-status";
 import { initIdParamsSchema } from "@/lib/init/schemas";
 
 // GET /api/init/{id} — init status, polled by the client (with its secret, to collect the
-// access token) and by the init page
+// access token) and by the init page; `Prefer: wait=<seconds>` holds it until the status changes
 export const GET = route(
-  { auth: "initSecret", params: initIdParamsSchema, answer: { status: 200 } },
-  ({ cfg, auth: secret, params, origin, authorization }) => readInitStatus(cfg, params.id, pollerKey(origin.address, origin.userAgent, authorization), secret),
+  { auth: "initSecret", params: initIdParamsSchema, wait: true, answer: { status: 200 } },
+  ({ cfg, auth: secret, params, origin, authorization, wait, signal }) =>
+    readInitStatus(cfg, params.id, pollerKey(origin.address, origin.userAgent, authorization), secret, { seconds: wait, signal }),
 );
