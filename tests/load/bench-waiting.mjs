@@ -48,15 +48,16 @@ function waitFor(agent, id, stream, signal) {
             }
           });
           response.on("end", () => {
-            if (stream) return;
-            if (response.statusCode === 200 && JSON.parse(text).status !== "pending") resolve(performance.now());
-            else ask();
+            tally(`status ${response.statusCode}`);
+            if (!stream && response.statusCode === 200 && JSON.parse(text).status !== "pending") resolve(performance.now());
+            else if (!signal.aborted) setTimeout(ask, 100);
           });
           response.on("error", () => undefined);
         },
       );
       // A connection refused in a burst (the listen backlog is full) is tried again, as a client would.
-      request.on("error", () => {
+      request.on("error", (error) => {
+        tally(/** @type {NodeJS.ErrnoException} */ (error).code ?? error.message);
         if (!signal.aborted) setTimeout(ask, 100);
       });
       request.end();
@@ -65,8 +66,13 @@ function waitFor(agent, id, stream, signal) {
   });
 }
 
+/** How the clients' requests ended besides their answer, for the progress lines. @type {Map<string, number>} */
+const endings = new Map();
+/** @param {string} ending */
+const tally = (ending) => endings.set(ending, (endings.get(ending) ?? 0) + 1);
+
 /** @param {string} line */
-const progress = (line) => process.stderr.write(`bench-waiting: ${line}\n`);
+const progress = (line) => process.stderr.write(`bench-waiting: ${line} ${JSON.stringify(Object.fromEntries(endings))}\n`);
 
 /** @returns {Promise<[string, string][]>} the figures, as [figure, value] pairs */
 export async function benchWaiting() {
