@@ -14,7 +14,8 @@ const postgresServer = process.env.TEST_POSTGRES_URL;
 export function scratchDatabase(name: string): string {
   if (!postgresServer) return `file:./.cache/e2e/${name}.db`;
   const url = new URL(postgresServer);
-  url.pathname = `/initlink_e2e_${name}`;
+  // E2E_DATABASE_PREFIX keeps runs of several checkouts on one server apart.
+  url.pathname = `/${process.env.E2E_DATABASE_PREFIX ?? "initlink_e2e"}_${name}`;
   return url.toString();
 }
 

@@ -76,6 +76,21 @@ const masterKeySchema = z
     return key;
   });
 
+// A direct (session-mode) PostgreSQL URL for the LISTEN connection of lib/init/init-events.ts,
+// when DATABASE_URL goes through a pooler in transaction mode (see README, Waiting).
+const listenUrlSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const url = value?.trim() ?? "";
+    if (url === "") return null;
+    if (databaseProvider(url) !== "postgresql") {
+      ctx.addIssue({ code: "custom", message: "DATABASE_LISTEN_URL must be a postgresql:// URL" });
+      return z.NEVER;
+    }
+    return url;
+  });
+
 const envSchema = z.object({
   APP_URL: appUrlSchema,
   PORT: intFromEnv("PORT", 3000, 1, 65535),
@@ -94,6 +109,7 @@ const envSchema = z.object({
   SWEEP_INTERVAL_SECONDS: intFromEnv("SWEEP_INTERVAL_SECONDS", 300, 1, 86_400),
   INIT_RETENTION_SECONDS: intFromEnv("INIT_RETENTION_SECONDS", 86_400, 0, 31_536_000),
   DATABASE_POOL_SIZE: intFromEnv("DATABASE_POOL_SIZE", 10, 1, 500),
+  DATABASE_LISTEN_URL: listenUrlSchema,
   MASTER_KEY: masterKeySchema,
   LINK_LIFETIME_DAYS: intFromEnv("LINK_LIFETIME_DAYS", 30, 1, 365),
   SIGNING_KEY_ROTATION_DAYS: intFromEnv("SIGNING_KEY_ROTATION_DAYS", 30, 1, 3650),
@@ -127,6 +143,8 @@ export type Config = {
   initRetentionMs: number;
   /** PostgreSQL connections per instance. */
   databasePoolSize: number;
+  /** Where each process LISTENs for init change notices, if not DATABASE_URL (PostgreSQL). */
+  databaseListenUrl: string | null;
   /** confirm: the page shows the user code and asks to confirm it; enter: the person types it. */
   initCodeCheck: "confirm" | "enter";
   sessionLifetimeMs: number;
@@ -172,6 +190,7 @@ export function parseConfig(env: Env): Config {
     trustProxyHops: parsed.TRUST_PROXY_HOPS,
     sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS,
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
+    databaseListenUrl: parsed.DATABASE_LISTEN_URL,
     sweepIntervalMs: parsed.SWEEP_INTERVAL_SECONDS * 1000,
     initRetentionMs: parsed.INIT_RETENTION_SECONDS * 1000,
     limits: {

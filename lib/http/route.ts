@@ -7,7 +7,8 @@ import { REQUEST_ID_HEADER } from "../runtime/request-context.mjs";
 import { authenticate, type Authentication, type Credentials, type RawParams } from "./authenticate";
 import { discardBody, readFormBody, readJsonBody } from "./body";
 import { requestOrigin } from "./client-address";
-import { errorResponse, jsonResponse, redirectResponse } from "./response";
+import { preferredWait } from "./prefer";
+import { errorResponse, eventStreamResponse, jsonResponse, redirectResponse } from "./response";
 import { assertSameOrigin } from "./same-origin";
 import { invalidRequest, parseInput } from "./validate";
 
@@ -17,7 +18,8 @@ import { invalidRequest, parseInput } from "./validate";
 // this order: same-origin check, authentication, params, body, the operation, the answer. A
 // thrown ApiError becomes its status and JSON body (or, for a form, a 303 back to the form's
 // page with ?error=<code>); anything else is our fault: logged with the request id, answered
-// with a generic 500 that carries no detail.
+// with a generic 500 that carries no detail. An operation that streams (Server-Sent Events)
+// returns its stream, or null for 204 No Content; every check it makes comes before the stream.
 
 export type RouteHandler = (request: Request, context: { params: Promise<RawParams> }) => Promise<Response>;
 
@@ -37,6 +39,9 @@ type JsonAnswer<R> = {
   errorEnvelope?: Record<string, unknown>;
 };
 
+/** A `text/event-stream` answer: the operation's stream, or null for 204 No Content (an EventSource stops reconnecting). */
+type StreamAnswer = { stream: true };
+
 /** A form's answer: the operation's Redirect, or on failure `back` (the form's page) with ?error=<code>. */
 type RedirectAnswer<P> = { redirect: true; back: (params: P, query: URLSearchParams) => string };
 
@@ -46,6 +51,8 @@ type Options<A extends Authentication, P, B> = {
   sameOrigin?: boolean;
   params?: z.ZodType<P>;
   body?: BodyOption<B>;
+  /** RFC 7240 `Prefer: wait` is honoured (capped); the answer says the wait it applied in `Preference-Applied`. */
+  wait?: true;
 };
 
 type OperationInput<A extends Authentication, P, B> = {
@@ -55,10 +62,13 @@ type OperationInput<A extends Authentication, P, B> = {
   body: B;
   origin: RequestOrigin;
   query: URLSearchParams;
-  /** The Authorization header as sent (the poll clock tells pollers apart by it). */
-  authorization: string | null;
   /** The session token the request carries, if any, signed in or not (sign-out ends it). */
   sessionToken: string | undefined;
+  /** The seconds the client lets the operation wait (`Prefer: wait`, capped); 0 unless the route honours it. */
+  wait: number;
+  /** Aborted when the client goes away: a waiting or streaming operation lets go at once. */
+  signal: AbortSignal;
+  headers: Headers;
 };
 
 type Operation<A extends Authentication, P, B, R> = (input: OperationInput<A, P, B>) => Promise<R>;
@@ -86,15 +96,19 @@ export function route<A extends Authentication, P = Record<string, never>, B = u
   options: Options<A, P, B> & { answer: RedirectAnswer<P> },
   operation: Operation<A, P, B, Redirect>,
 ): RouteHandler;
+export function route<A extends Authentication, P = Record<string, never>, B = undefined>(
+  options: Options<A, P, B> & { answer: StreamAnswer },
+  operation: Operation<A, P, B, ReadableStream<Uint8Array> | null>,
+): RouteHandler;
 export function route<A extends Authentication, R, P, B>(
-  options: Options<A, P, B> & { answer: JsonAnswer<R> | RedirectAnswer<P> },
-  operation: Operation<A, P, B, R | Redirect>,
+  options: Options<A, P, B> & { answer: JsonAnswer<R> | RedirectAnswer<P> | StreamAnswer },
+  operation: Operation<A, P, B, R | Redirect | ReadableStream<Uint8Array> | null>,
 ): RouteHandler {
   const { answer } = options;
   return async (request, context) => {
     const cfg = config();
     const { headers } = request;
-    // The query, origin, Authorization and session token are worked out only for the
+    // The query, origin and session token are worked out only for the
     // operations that read them: most routes never do, and this runs on every request.
     let search: URLSearchParams | undefined;
     const query = () => (search ??= new URL(request.url).searchParams);
@@ -103,6 +117,7 @@ export function route<A extends Authentication, R, P, B>(
     // the same-origin check or authentication refuses the request.
     const parsed = options.params ? options.params.safeParse(raw) : { success: true as const, data: {} as P };
     const params = parsed.success ? parsed.data : undefined;
+    const wait = options.wait ? preferredWait(headers.get("prefer")) : null;
     try {
       if (options.sameOrigin) assertSameOrigin(cfg, headers);
       const auth = await authenticate(options.auth, cfg, headers, raw);
@@ -119,22 +134,24 @@ export function route<A extends Authentication, R, P, B>(
         get query() {
           return query();
         },
-        get authorization() {
-          return headers.get("authorization");
-        },
         get sessionToken() {
           return sessionTokenFromHeaders(cfg, headers);
         },
+        wait: wait ?? 0,
+        signal: request.signal,
+        headers,
       });
+      if ("stream" in answer) return eventStreamResponse(result as ReadableStream<Uint8Array> | null);
       if ("redirect" in answer) {
         const { to, setCookie } = result as Redirect;
         return redirectResponse(cfg.appUrl, to, setCookie);
       }
-      return jsonResponse(answer.status, result, answer.headers?.(result as R));
+      const applied: Record<string, string> = wait === null ? {} : { "Preference-Applied": `wait=${wait}` };
+      return jsonResponse(answer.status, result, { ...answer.headers?.(result as R), ...applied });
     } catch (error) {
       if (!(error instanceof ApiError)) logUnexpectedError(request, error);
       const known = error instanceof ApiError ? error : new ApiError("internal_error", "Something went wrong on our side. Please try again.");
-      if (!("redirect" in answer)) return errorResponse(known, answer.errorEnvelope);
+      if (!("redirect" in answer)) return errorResponse(known, "stream" in answer ? undefined : answer.errorEnvelope);
       const target = new URL(params === undefined ? "/" : answer.back(params, query()), cfg.appUrl);
       target.searchParams.set("error", known.code);
       return redirectResponse(cfg.appUrl, target.pathname + target.search);

@@ -4,13 +4,14 @@ import { ApiError } from "../errors";
 import { prepareProjectKey } from "../projects/project-keys";
 import { findOwnedProject } from "../projects/projects";
 import { checkUserCode } from "./code-check";
+import { publishInitChange } from "./init-events";
 import { NOT_PENDING, pendingInit } from "./init-lifecycle";
 import type { CodeCheck, ProjectChoice } from "./schemas";
 
 /**
  * The signed-in person approves a pending init into a new project or one of theirs. One
  * conditional update (still pending, not yet expired) decides: of two concurrent approvals
- * exactly one succeeds. Returns the project's id.
+ * exactly one succeeds, and tells the init's waiters. Returns the project's id.
  */
 export async function approveInit(cfg: Config, userId: string, initId: string, choice: ProjectChoice, check: CodeCheck): Promise<string> {
   const init = await pendingInit(initId);
@@ -41,6 +42,7 @@ export async function approveInit(cfg: Config, userId: string, initId: string, c
   });
   if (approved.count === 1) {
     if (createdProject) prepareProjectKey(cfg, projectId);
+    await publishInitChange(cfg, init.id);
     return projectId;
   }
   if (createdProject) await prisma.project.deleteMany({ where: { id: projectId, inits: { none: {} } } });

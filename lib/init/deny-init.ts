@@ -1,9 +1,11 @@
+import type { Config } from "../config";
 import { db } from "../db";
 import { ApiError } from "../errors";
+import { publishInitChange } from "./init-events";
 import { NOT_PENDING, pendingInit } from "./init-lifecycle";
 
-/** A signed-in person denies a pending init; one conditional update decides, as for approval. */
-export async function denyInit(initId: string): Promise<void> {
+/** A signed-in person denies a pending init; one conditional update decides, as for approval. Its waiters hear of it. */
+export async function denyInit(cfg: Config, initId: string): Promise<void> {
   const init = await pendingInit(initId);
   const prisma = await db();
   const now = new Date();
@@ -11,7 +13,7 @@ export async function denyInit(initId: string): Promise<void> {
     where: { id: init.id, status: "pending", expiresAt: { gt: now } },
     data: { status: "denied", decidedAt: now },
   });
-  if (denied.count === 1) return;
+  if (denied.count === 1) return publishInitChange(cfg, init.id);
   await pendingInit(init.id);
   throw new ApiError("init_not_pending", NOT_PENDING.denied);
 }

@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import { db } from "../db";
 import { projectUrl } from "../projects/projects";
 import { RANDOM_ID_PATTERN } from "../secrets";
+import { watchInit, type InitWatch } from "./init-events";
 import { effectiveStatus, initNotFound, type InitStatus } from "./init-lifecycle";
 import { admitPoll } from "./poll-interval";
 import { assertInitSecret, assertPickupAllowed, pickupExtras, recordPickup, type PickupExtras } from "./token-pickup";
@@ -20,18 +21,39 @@ export type StatusAnswer = {
   project_url?: string;
 } & PickupExtras;
 
-/**
- * The status of an init, for any poller. `secret` is what the caller presented as
- * `Authorization: Bearer <secret>`, if anything; it is checked against this init's hash here,
- * in the one read the answer needs.
- */
-export async function readInitStatus(cfg: Config, id: string, secret: string | null): Promise<StatusAnswer> {
-  if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
+/** RFC 7240 `Prefer: wait`: hold a pending init's answer up to `seconds`, unless the client goes (`signal`). */
+export type Hold = { seconds: number; signal: AbortSignal };
+
+/** The row an answer is made of. */
+export type InitRow = NonNullable<Awaited<ReturnType<typeof readInitRow>>>;
+
+export async function readInitRow(id: string) {
   const prisma = await db();
-  const init = await prisma.init.findUnique({
+  return prisma.init.findUnique({
     where: { id },
     select: { id: true, status: true, intervalMs: true, expiresAt: true, secretHash: true, projectId: true, accessTokenId: true },
   });
+}
+
+/**
+ * The status of an init, for any poller. `secret` is what the caller presented as
+ * `Authorization: Bearer <secret>`, if anything; it is checked against this init's hash here,
+ * in the one read the answer needs. With `hold`, a pending init's answer waits for a change.
+ */
+export async function readInitStatus(cfg: Config, id: string, secret: string | null, hold: Hold | null = null): Promise<StatusAnswer> {
+  if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
+  if (hold === null || hold.seconds === 0) return pollInitStatus(cfg, id, secret, null);
+  // Watched before the first read: a change committed after that read still wakes the wait.
+  const watch = watchInit(id);
+  try {
+    return await pollInitStatus(cfg, id, secret, { ...hold, watch });
+  } finally {
+    watch.close();
+  }
+}
+
+async function pollInitStatus(cfg: Config, id: string, secret: string | null, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
+  const init = await readInitRow(id);
   if (init === null) throw initNotFound();
   // The secret is checked first: a refused request records no poll.
   if (secret !== null) assertInitSecret(secret, init.secretHash);
@@ -39,8 +61,35 @@ export async function readInitStatus(cfg: Config, id: string, secret: string | n
   const status = effectiveStatus(init.status, init.expiresAt, now);
   const pickup = secret !== null && status === "done";
   if (pickup) await assertPickupAllowed(cfg, init.id);
+  // A held request is one poll: admitted by the clock once, here, at its start.
   await admitPoll(cfg, init.id, secret === null ? "anyone" : "secret_holder", init.intervalMs, now);
+  if (held !== null && status === "pending") return heldAnswer(cfg, init, secret, held);
   if (pickup) await recordPickup(cfg, init.id);
+  return statusAnswer(cfg, init, status, now, secret);
+}
+
+/** The answer once the held init changed, expired, or the wait ended; the row is read again only then. */
+async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
+  const until = Math.min(Date.now() + held.seconds * 1000, first.expiresAt.getTime());
+  let init = first;
+  let now = Date.now();
+  let status: InitStatus = "pending";
+  while (status === "pending" && now < until) {
+    if ((await held.watch.next(until, held.signal)) === "aborted") break;
+    init = (await readInitRow(first.id)) ?? init;
+    now = Date.now();
+    status = effectiveStatus(init.status, init.expiresAt, now);
+  }
+  const pickup = secret !== null && status === "done";
+  if (pickup) {
+    await assertPickupAllowed(cfg, init.id);
+    await recordPickup(cfg, init.id);
+  }
+  return statusAnswer(cfg, init, status, now, secret);
+}
+
+/** The answer for a row read at `now`; the pickup's extras only for the secret's holder. */
+export async function statusAnswer(cfg: Config, init: InitRow, status: InitStatus, now: number, secret: string | null): Promise<StatusAnswer> {
   const answer: StatusAnswer = { id: init.id, status, timestamp: now, interval: init.intervalMs, expires_at: init.expiresAt.getTime() };
   if (status !== "done" || init.projectId === null) return answer;
   const done = { ...answer, project_id: init.projectId, project_url: projectUrl(cfg, init.projectId) };

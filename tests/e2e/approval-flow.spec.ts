@@ -68,6 +68,28 @@ test("the page updates without a reload when another tab approves", async ({ pag
   await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
 });
 
+// Each tab follows the init's event stream; a stream is not a poll, so neither tab slows the other.
+test("two tabs of one browser both show an approval made in a third, without a reload", async ({ page, context, request }) => {
+  const init = await createInit(request);
+  await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  const second = await context.newPage();
+  await second.goto(init.redirect_url);
+  const streams = [page, second].map((tab) => tab.waitForResponse((response) => response.url().endsWith(`/api/init/${init.id}/events`)));
+  await Promise.all([page.reload(), second.reload()]);
+  for (const stream of await Promise.all(streams)) expect(stream.headers()["content-type"]).toContain("text/event-stream");
+  for (const tab of [page, second]) await expect(tab.getByRole("status")).toContainText("Waiting for approval");
+  const third = await context.newPage();
+  await third.goto(init.redirect_url);
+  await third.getByLabel(`The code in my terminal is ${init.user_code}`).check();
+  await third.getByRole("button", { name: "Approve" }).click();
+  await expect(third.getByRole("heading", { name: "Approved" })).toBeVisible();
+  for (const tab of [page, second]) {
+    await expect(tab.getByRole("status")).toContainText("Approved");
+    await expect(tab.getByRole("heading", { name: "Approved" })).toBeVisible();
+  }
+});
+
 test("another person can neither see nor approve into someone else's project", async ({ browser, page, request }) => {
   const init = await createInit(request);
   await approveAsNewPerson(page, init);

@@ -1,4 +1,5 @@
 import { GET as health } from "@/app/api/health/route";
+import { GET as initEvents } from "@/app/api/init/[id]/events/route";
 import { GET as initStatus } from "@/app/api/init/[id]/route";
 import { POST as createInit } from "@/app/api/init/route";
 import { GET as live } from "@/app/api/live/route";
@@ -31,6 +32,7 @@ function route<P>(method: string, pattern: string, handler: Handler<P>): Route {
 const ROUTES = [
   route("POST", "/api/init", createInit),
   route("GET", "/api/init/[id]", initStatus),
+  route("GET", "/api/init/[id]/events", initEvents),
   route("POST", "/api/projects/[projectId]/link/[iv]", createLink),
   route("GET", "/api/projects/[projectId]", linkedProject),
   // next.config.mjs rewrites the well-known address to app/api/well-known/jwks.
@@ -59,16 +61,17 @@ function paramsOf(route: Route, method: string, segments: string[]): Record<stri
   return params;
 }
 
-export type Dispatched = { body?: BodyInit | null; headers?: Record<string, string> };
+/** `signal` stands for the client going away (Next aborts the request's signal when its connection closes). */
+export type Dispatched = { body?: BodyInit | null; headers?: Record<string, string>; signal?: AbortSignal };
 
 /** Sends `method path` (path segments encoded, a query allowed) to its route handler. */
-export async function dispatch(method: string, path: string, { body = null, headers = {} }: Dispatched = {}): Promise<Response> {
+export async function dispatch(method: string, path: string, { body = null, headers = {}, signal }: Dispatched = {}): Promise<Response> {
   const segments = path.split("?")[0].split("/");
   for (const candidate of ROUTES) {
     const params = paramsOf(candidate, method, segments);
     if (params === null) continue;
     // duplex: a streamed body needs it, and the DOM's RequestInit does not know it yet.
-    const init = { method, body, headers: { [PEER_ADDRESS_HEADER]: "127.0.0.1", ...headers }, duplex: "half" } as RequestInit;
+    const init = { method, body, headers: { [PEER_ADDRESS_HEADER]: "127.0.0.1", ...headers }, duplex: "half", signal } as RequestInit;
     return candidate.handle(new Request(`http://localhost:3000${path}`, init), params);
   }
   throw new Error(`no route for ${method} ${path}`);

@@ -19,15 +19,24 @@ function formatRemaining(ms: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
+/** The status in a status answer (an event's data or a poll's body), if it has one. */
+function statusOf(body: unknown): Status | undefined {
+  const next = typeof body === "object" && body !== null && "status" in body ? body.status : undefined;
+  return isStatus(next) ? next : undefined;
+}
+
 /**
- * The init's status and time left, kept current by polling the status resource at the init's
- * interval. When the status changes (approved in another tab, denied, expired) the page is
- * rendered again from the server, without a reload.
+ * The init's status and time left, kept current by the init's event stream (each tab has its
+ * own, and streams do not count as polls), or by polling the status resource at the init's
+ * interval when the stream fails (a proxy that buffers, a browser without EventSource). When the
+ * status changes (approved in another tab, denied, expired) the page is rendered again from the
+ * server, without a reload.
  */
 export function LiveStatus({ id, initialStatus, intervalMs, expiresAt }: { id: string; initialStatus: Status; intervalMs: number; expiresAt: number }) {
   const router = useRouter();
   const [status, setStatus] = useState<Status>(initialStatus);
   const [now, setNow] = useState<number | null>(null);
+  const [polling, setPolling] = useState(false);
 
   useEffect(() => {
     if (status !== initialStatus) router.refresh();
@@ -41,7 +50,29 @@ export function LiveStatus({ id, initialStatus, intervalMs, expiresAt }: { id: s
   }, [status]);
 
   useEffect(() => {
-    if (status !== "pending") return;
+    if (status !== "pending" || polling) return;
+    if (typeof EventSource === "undefined") {
+      setPolling(true);
+      return;
+    }
+    const stream = new EventSource(`/api/init/${encodeURIComponent(id)}/events`);
+    stream.onmessage = (message) => {
+      try {
+        const next = statusOf(JSON.parse(message.data));
+        if (next !== undefined) setStatus(next);
+      } catch {
+        // Not an answer of ours: wait for the next event.
+      }
+    };
+    stream.onerror = () => {
+      stream.close();
+      setPolling(true);
+    };
+    return () => stream.close();
+  }, [id, status, polling]);
+
+  useEffect(() => {
+    if (status !== "pending" || !polling) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     const poll = async () => {
@@ -51,9 +82,8 @@ export function LiveStatus({ id, initialStatus, intervalMs, expiresAt }: { id: s
         if (response.status === 429) {
           waitMs = Math.max(intervalMs, Number(response.headers.get("retry-after") ?? "0") * 1000);
         } else if (response.ok) {
-          const body: unknown = await response.json();
-          const next = typeof body === "object" && body !== null && "status" in body ? body.status : undefined;
-          if (isStatus(next)) setStatus(next);
+          const next = statusOf(await response.json());
+          if (next !== undefined) setStatus(next);
         }
       } catch {
         // Offline for a moment: try again at the next interval.
@@ -65,7 +95,7 @@ export function LiveStatus({ id, initialStatus, intervalMs, expiresAt }: { id: s
       stopped = true;
       clearTimeout(timer);
     };
-  }, [id, intervalMs, status]);
+  }, [id, intervalMs, status, polling]);
 
   return (
     <p role="status" aria-live="polite">

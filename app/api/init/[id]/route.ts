@@ -3,8 +3,8 @@ import { readInitStatus } from "@/lib/init/read-init-status";
 import { initIdParamsSchema } from "@/lib/init/schemas";
 
 // GET /api/init/{id} — init status, polled by the client (with its secret, to collect the
-// access token) and by the init page
+// access token) and by the init page; `Prefer: wait=<seconds>` holds it until the status changes
 export const GET = route(
-  { auth: "initSecret", params: initIdParamsSchema, answer: { status: 200 } },
-  ({ cfg, auth: secret, params }) => readInitStatus(cfg, params.id, secret),
+  { auth: "initSecret", params: initIdParamsSchema, wait: true, answer: { status: 200 } },
+  ({ cfg, auth: secret, params, wait, signal }) => readInitStatus(cfg, params.id, secret, { seconds: wait, signal }),
 );

@@ -11,8 +11,8 @@ export const POST = route(
     body: { form: emptyFormSchema },
     answer: { redirect: true, back: ({ id }) => `/init/${encodeURIComponent(id)}` },
   },
-  async ({ params }) => {
-    await denyInit(params.id);
+  async ({ cfg, params }) => {
+    await denyInit(cfg, params.id);
     return { to: `/init/${params.id}` };
   },
 );

@@ -1,0 +1,104 @@
+import type { Config } from "../config";
+import { ApiError } from "../errors";
+import { RANDOM_ID_PATTERN } from "../secrets";
+import { watchInit } from "./init-events";
+import { effectiveStatus, initNotFound, type InitStatus } from "./init-lifecycle";
+import { readInitRow, statusAnswer, type InitRow } from "./read-init-status";
+
+// `GET /api/init/{id}/events`: the init's status as Server-Sent Events, for the init page (and
+// any client that prefers a stream to polling). One event per status, each the status answer an
+// anonymous poller gets, with the status as its id: an init has at most two (pending, then a
+// final one), and the id means the same on every instance, so a reconnect (Last-Event-ID) never
+// repeats an event, wherever it lands. The stream closes after the final event; a reconnect
+// after it gets 204, which stops an EventSource.
+//
+// A stream is not a poll and does not move the poll clock: two tabs of one browser must both
+// follow the init, and a stream reads the row only when a change is noticed or the init
+// expires. Instead, open streams are bounded per init and per process.
+
+export const HEARTBEAT_MS = 15_000;
+export const MAX_STREAMS_PER_INIT = 16;
+
+const FINAL: readonly InitStatus[] = ["done", "denied", "expired"];
+const isStatus = (value: string | null): value is InitStatus => value === "pending" || (value !== null && (FINAL as string[]).includes(value));
+
+const open = new Map<string, number>();
+const encoder = new TextEncoder();
+
+function event(id: InitStatus, data: unknown): Uint8Array {
+  return encoder.encode(`id: ${id}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/**
+ * The init's event stream, or null when the client has already seen the final event. Every
+ * refusal (unknown id, too many streams) is thrown before anything is streamed.
+ */
+export async function openInitEventStream(cfg: Config, id: string, lastEventId: string | null, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | null> {
+  if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
+  const seen = isStatus(lastEventId?.trim() ?? null) ? (lastEventId?.trim() as InitStatus) : null;
+  if (seen !== null && FINAL.includes(seen)) return null;
+  // Watched before the read: a change committed after it still reaches the stream.
+  const watch = watchInit(id);
+  let init: InitRow | null;
+  try {
+    init = await readInitRow(id);
+    if (init === null) throw initNotFound();
+    if ((open.get(id) ?? 0) >= MAX_STREAMS_PER_INIT) {
+      throw new ApiError("rate_limited", `At most ${MAX_STREAMS_PER_INIT} event streams per init at once.`, { retryAfterSeconds: Math.ceil(init.intervalMs / 1000) });
+    }
+  } catch (error) {
+    watch.close();
+    throw error;
+  }
+  open.set(id, (open.get(id) ?? 0) + 1);
+  // Ends the stream's wait when the client goes (the request's signal) or cancels the stream.
+  const stop = new AbortController();
+  const stopped = AbortSignal.any([signal, stop.signal]);
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    stop.abort();
+    watch.close();
+    const left = (open.get(id) ?? 1) - 1;
+    if (left === 0) open.delete(id);
+    else open.set(id, left);
+  };
+
+  async function follow(controller: ReadableStreamDefaultController<Uint8Array>, first: InitRow): Promise<void> {
+    let row = first;
+    let sent = seen;
+    const expiresAt = row.expiresAt.getTime();
+    // EventSource reconnects after the init's interval: a dropped stream is no faster than a poll.
+    controller.enqueue(encoder.encode(`retry: ${row.intervalMs}\n\n`));
+    while (!released) {
+      const now = Date.now();
+      const status = effectiveStatus(row.status, row.expiresAt, now);
+      if (status !== sent) {
+        controller.enqueue(event(status, await statusAnswer(cfg, row, status, now, null)));
+        sent = status;
+      }
+      if (status !== "pending") return;
+      const end = await watch.next(Math.min(now + HEARTBEAT_MS, expiresAt), stopped);
+      if (end === "aborted") return;
+      if (end === "deadline" && Date.now() < expiresAt) controller.enqueue(encoder.encode(": heartbeat\n\n"));
+      else row = (await readInitRow(id)) ?? row;
+    }
+  }
+
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      follow(controller, init).then(
+        () => {
+          if (!released) controller.close();
+          release();
+        },
+        (error: unknown) => {
+          if (!released) controller.error(error);
+          release();
+        },
+      );
+    },
+    cancel: release,
+  });
+}

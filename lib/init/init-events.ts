@@ -1,0 +1,201 @@
+import cluster from "node:cluster";
+import pg from "pg";
+import { config, type Config } from "../config";
+import { databaseProvider } from "../database-url";
+import { db } from "../db";
+
+// Change notices of inits, for the requests that wait on one (Prefer: wait, the event stream).
+// A notice only says "this init may have changed": a woken waiter reads the row again, so a
+// duplicate notice costs one read and a lost one costs nothing but time, since every wait also
+// ends at its deadline (and at the init's expiry) with a read of the row.
+//
+// How a notice travels, from approve-init.ts and deny-init.ts after their conditional update:
+// - in this process, at once, to every waiter of the init;
+// - on PostgreSQL, to every process of every instance by NOTIFY; each process LISTENs on one
+//   connection of its own (a session-mode connection: see README, Waiting);
+// - on SQLite, to the other workers of `npm start` through the cluster primary, which relays
+//   an `initlink:broadcast` message to every other worker.
+//
+// 5,000 waiting requests cost one Set per init waited on and one small object per waiter;
+// nothing reads the database until a notice or a deadline.
+
+export const NOTIFY_CHANNEL = "initlink_init_change";
+const BROADCAST_TYPE = "initlink:broadcast";
+const BROADCAST_CHANNEL = "init-change";
+
+const RECONNECT_MIN_MS = 250;
+const RECONNECT_MAX_MS = 10_000;
+
+/** What a wait ended on. */
+export type WaitEnd = "changed" | "deadline" | "aborted";
+
+/**
+ * One waiter's subscription, made before it reads the row, so that a change committed after
+ * that read still wakes it. A notice that arrives while it is not waiting is kept for its next wait.
+ */
+export class InitWatch {
+  private noticed = false;
+  private wake: ((end: WaitEnd) => void) | null = null;
+
+  constructor(
+    private readonly hub: Hub,
+    readonly initId: string,
+  ) {}
+
+  notify(): void {
+    if (this.wake === null) this.noticed = true;
+    else this.wake("changed");
+  }
+
+  /** Resolves at the next notice (or one kept since the last wait), at `until` (ms epoch), or when `signal` aborts. */
+  next(until: number, signal: AbortSignal): Promise<WaitEnd> {
+    if (signal.aborted) return Promise.resolve("aborted");
+    if (this.noticed) {
+      this.noticed = false;
+      return Promise.resolve("changed");
+    }
+    return new Promise((resolve) => {
+      const finish = (end: WaitEnd) => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        this.wake = null;
+        resolve(end);
+      };
+      const onAbort = () => finish("aborted");
+      const timer = setTimeout(() => finish("deadline"), Math.max(0, until - Date.now()));
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.wake = finish;
+    });
+  }
+
+  close(): void {
+    this.hub.remove(this);
+  }
+}
+
+type IpcMessage = { type: string; channel: string; data: unknown };
+
+const isBroadcast = (message: unknown): message is IpcMessage =>
+  typeof message === "object" && message !== null && (message as IpcMessage).type === BROADCAST_TYPE && (message as IpcMessage).channel === BROADCAST_CHANNEL;
+
+class Hub {
+  private readonly watches = new Map<string, Set<InitWatch>>();
+  private listening = false;
+  /** True while the LISTEN connection is up. */
+  connected = false;
+
+  constructor() {
+    // A worker of `npm start` hears the other workers' notices from the primary.
+    if (cluster.isWorker) {
+      process.on("message", (message: unknown) => {
+        if (isBroadcast(message) && typeof message.data === "string") this.deliver(message.data);
+      });
+    }
+  }
+
+  watch(initId: string): InitWatch {
+    const cfg = config();
+    if (databaseProvider(cfg.databaseUrl) === "postgresql") this.listen(cfg);
+    const watch = new InitWatch(this, initId);
+    let set = this.watches.get(initId);
+    if (set === undefined) {
+      set = new Set();
+      this.watches.set(initId, set);
+    }
+    set.add(watch);
+    return watch;
+  }
+
+  remove(watch: InitWatch): void {
+    const set = this.watches.get(watch.initId);
+    if (set === undefined) return;
+    set.delete(watch);
+    if (set.size === 0) this.watches.delete(watch.initId);
+  }
+
+  count(initId: string): number {
+    return this.watches.get(initId)?.size ?? 0;
+  }
+
+  deliver(initId: string): void {
+    const set = this.watches.get(initId);
+    if (set !== undefined) for (const watch of [...set]) watch.notify();
+  }
+
+  /** Every waiter reads its row again: after (re)connecting, a notice may have been missed. */
+  wakeAll(): void {
+    for (const set of this.watches.values()) for (const watch of [...set]) watch.notify();
+  }
+
+  /** Never throws: the change is committed, and a notice that does not travel only delays the waiters to their deadline. */
+  async publish(cfg: Config, initId: string): Promise<void> {
+    this.deliver(initId);
+    try {
+      if (databaseProvider(cfg.databaseUrl) === "postgresql") {
+        const prisma = await db();
+        await prisma.$executeRaw`SELECT pg_notify(${NOTIFY_CHANNEL}, ${initId})`;
+      } else if (cluster.isWorker && process.send) {
+        process.send({ type: BROADCAST_TYPE, channel: BROADCAST_CHANNEL, data: initId } satisfies IpcMessage);
+      }
+    } catch (error) {
+      console.error(JSON.stringify({ level: "warn", msg: "init change notice not sent", init_id: initId, error: String(error) }));
+    }
+  }
+
+  /** One LISTEN connection for this process, for as long as it runs, reconnected with backoff. */
+  private listen(cfg: Config): void {
+    if (this.listening) return;
+    this.listening = true;
+    let delay = RECONNECT_MIN_MS;
+    const connect = async () => {
+      const client = new pg.Client({ connectionString: cfg.databaseListenUrl ?? cfg.databaseUrl, keepAlive: true });
+      let retried = false;
+      const retry = () => {
+        if (retried) return;
+        retried = true;
+        this.connected = false;
+        client.removeAllListeners("notification");
+        void client.end().catch(() => undefined);
+        setTimeout(() => void connect(), delay).unref();
+        delay = Math.min(delay * 2, RECONNECT_MAX_MS);
+      };
+      client.on("error", retry);
+      client.on("end", retry);
+      client.on("notification", (notice) => {
+        if (notice.channel === NOTIFY_CHANNEL && notice.payload) this.deliver(notice.payload);
+      });
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
+      } catch {
+        retry();
+        return;
+      }
+      delay = RECONNECT_MIN_MS;
+      this.connected = true;
+      this.wakeAll();
+    };
+    void connect();
+  }
+}
+
+// One hub per process, on globalThis: the status route, the event stream and the approve and
+// deny forms are separate bundles, and must share it.
+const HUB_KEY = Symbol.for("initlink.initEvents");
+const hub = (): Hub => {
+  const holder = globalThis as { [HUB_KEY]?: Hub };
+  holder[HUB_KEY] ??= new Hub();
+  return holder[HUB_KEY];
+};
+
+/** Subscribes to the init's change notices; close() the watch when done. */
+export const watchInit = (initId: string): InitWatch => hub().watch(initId);
+
+/** Tells every waiter of the init, on every process and instance, that it may have changed. */
+export const publishInitChange = (cfg: Config, initId: string): Promise<void> => hub().publish(cfg, initId);
+
+/** How many requests of this process wait on the init now. */
+export const waitingOn = (initId: string): number => hub().count(initId);
+
+/** True while this process LISTENs for other instances' notices (PostgreSQL only). */
+export const listeningForNotices = (): boolean => hub().connected;
