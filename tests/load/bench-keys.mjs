@@ -5,36 +5,17 @@
 // account approves 20 inits into new projects while a second account approves one and links
 // its client at once. Clients honour 503 key_not_ready's Retry-After, as a real client would.
 // Measures, never asserts. `node tests/load/bench-keys.mjs`, or benchKeys() from bench.mjs.
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { approvedIntoNewProject, createInit, newEmail, pickUpToken, randomIv, signUp } from "../helpers/journey.mjs";
-import { client, root, rssMiB, siteOf, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
+import { client, largestRssMiB, processTree, root, siteOf, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
 
 const PORT = Number(process.env.BENCH_KEYS_PORT || 3400);
 const NEW_PROJECTS = 20;
 const database = path.join(root, ".cache", "bench-keys", "bench.db");
 
 /** @typedef {import("../helpers/journey.mjs").Send} Send */
-
-/** The server's process and every process below it (workers, if any). @param {number} pid */
-function processTree(pid) {
-  /** @type {Map<number, number[]>} */
-  const children = new Map();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  const tree = [pid];
-  for (let at = 0; at < tree.length; at++) tree.push(...(children.get(tree[at]) ?? []));
-  return tree;
-}
 
 /** CPU time used so far by the server's processes, in clock ticks. @param {number} pid */
 function cpuTicks(pid) {
@@ -153,7 +134,7 @@ async function contention(pid, site, busy, busyInits, unrelated, unrelatedInit) 
     const linkEnded = performance.now();
     const busyResults = await busyLinks;
     const busyDone = performance.now();
-    const rss = Math.max(...processTree(pid).map((member) => rssMiB(member)).filter((value) => !Number.isNaN(value)));
+    const rss = largestRssMiB(pid);
     return [
       ["unrelated first link while another account approves 20 new projects", `${(linkEnded - linkStarted).toFixed(0)} ms (${unrelatedLink.refusals} × 503)`],
       ["unrelated approval (answered)", `${(approved - unrelatedApprovedAt).toFixed(0)} ms`],

@@ -11,7 +11,7 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { approvedIntoNewProject, createInit, newEmail, signUp } from "../helpers/journey.mjs";
-import { client, percentiles, root, rssMiB, siteOf, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
+import { client, largestRssMiB, percentiles, root, siteOf, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
 
 const PORT = Number(process.env.BENCH_WAITING_PORT || 3500);
 const CLIENTS = Number(process.env.BENCH_WAITING_CLIENTS || 5000);
@@ -101,7 +101,7 @@ export async function benchWaiting() {
       ids.push(...batch.map((init) => init.id));
     }
     progress(`${ids.length} inits created`);
-    const rssBefore = rssMiB(serverPid);
+    const rssBefore = largestRssMiB(serverPid);
     // The clients start in bursts the listen backlog can take, then are given time to reach the server.
     /** @type {Promise<number>[]} */
     const answers = [];
@@ -110,7 +110,7 @@ export async function benchWaiting() {
       if (index % 250 === 249) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await new Promise((resolve) => setTimeout(resolve, 5000));
-    const rssWaiting = rssMiB(serverPid);
+    const rssWaiting = largestRssMiB(serverPid);
     progress(`${CLIENTS} clients waiting`);
     // The first approval makes the project (and its key); the others approve into it, so the
     // figures are the notices' and not the key generation's.
@@ -128,7 +128,7 @@ export async function benchWaiting() {
       delays.push((await answers[index]) - sent);
       if (delays.length % 50 === 0) progress(`${delays.length} approvals`);
     }
-    const rssAfter = rssMiB(serverPid);
+    const rssAfter = largestRssMiB(serverPid);
     const { p50, p99 } = percentiles(delays);
     const streams = Math.ceil(CLIENTS / STREAM_EVERY);
     return [

@@ -10,6 +10,8 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
+import { benchKeys } from "./bench-keys.mjs";
+import { benchWaiting } from "./bench-waiting.mjs";
 import { client, largestRssMiB, loadClient, root, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
 
 const PORT = Number(process.env.BENCH_PORT || 3200);
@@ -163,8 +165,8 @@ const figures = [
   [`GET /api/live, ${cores} workers ÷ 1 worker (goal ≥ 1.8 on 2 cores)`, (rps.live / rps.liveOne).toFixed(2)],
   ["largest process RSS under load, primary and workers (goal ≤ 300 MB)", `${largestRss} MiB`],
 ];
-// The other benches of issue 13 add their figures here, each an array of [figure, value]:
-// figures.push(...(await benchKeys()), ...(await benchWaiting()));
+// Each runs its own server: keys of one account never hold up another's, and 5,000 waiting clients.
+figures.push(...(await benchKeys()), ...(await benchWaiting()));
 
 console.log("");
 for (const [figure, value] of figures) console.log(`${figure.padEnd(72)} ${value}`);

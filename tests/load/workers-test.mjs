@@ -2,10 +2,12 @@
 // `npm run test:workers`: the multi-process server (WEB_CONCURRENCY=2) against its rules.
 // 1. Both workers write at once (Create Init, polls, approvals) and no answer is a 5xx: SQLite's
 //    busy timeout serves both processes.
-// 2. A worker killed with SIGKILL is replaced by a new one, and the service answers all along.
-// 3. SIGTERM stops the primary and every worker, exit code 0.
-// 4. The primary killed with SIGKILL takes its workers with it: none is left holding the port.
-// 5. WEB_CONCURRENCY=1 is one process that serves.
+// 2. An approval on one worker ends the requests held with `Prefer: wait` on every worker (the
+//    primary relays the change notice), long before their wait runs out.
+// 3. A worker killed with SIGKILL is replaced by a new one, and the service answers all along.
+// 4. SIGTERM stops the primary and every worker, exit code 0.
+// 5. The primary killed with SIGKILL takes its workers with it: none is left holding the port.
+// 6. WEB_CONCURRENCY=1 is one process that serves.
 // Prints each check; exits non-zero on the first failure.
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -81,7 +83,7 @@ const watchdog = setTimeout(() => {
 }, 240_000);
 rmSync(path.dirname(database), { recursive: true, force: true });
 
-// 1 and 2: one server with two workers.
+// 1 to 3: one server with two workers.
 let server = startServer(PORT, { ...env, WEB_CONCURRENCY: "2" });
 const primary = /** @type {number} */ (server.pid);
 const { send, close } = client(PORT);
@@ -101,6 +103,23 @@ const writes = await underLoad(send, 16, () => !writing, async (each, loop) => {
 });
 const written = [...writes.statuses.entries()].map(([status, count]) => `${count}× ${status}`).join(", ");
 check(writes.failed === 0 && [...writes.statuses.keys()].every((status) => status === 200 || status === 201) && (writes.statuses.get(201) ?? 0) > 0, `two workers writing at once for 5 s: ${written}; failed ${writes.failed}`);
+
+// Held requests on their own connections, which the primary hands to both workers in turn.
+const HELD = 8;
+const HELD_SECONDS = 60;
+const heldInits = await Promise.all(
+  Array.from({ length: HELD }, async (_unused, number) => JSON.parse((await send("POST", "/api/init", JSON.stringify({ sender: `@workers/held-${number}` }), { "content-type": "application/json" })).text).id),
+);
+const heldSince = performance.now();
+const held = heldInits.map((id) => send("GET", `/api/init/${id}`, undefined, { prefer: `wait=${HELD_SECONDS}` }));
+await sleep(1000);
+for (const id of heldInits) await approvedIntoNewProject(send, siteOf(PORT), cookie, id, "Held");
+const heldAnswers = await Promise.all(held);
+const heldSeconds = (performance.now() - heldSince) / 1000;
+check(
+  heldAnswers.every((answer) => answer.status === 200 && JSON.parse(answer.text).status === "done") && heldSeconds < HELD_SECONDS / 2,
+  `${HELD} requests held on both workers all end on their approval, after ${heldSeconds.toFixed(1)} s of a ${HELD_SECONDS} s wait`,
+);
 
 let polling = true;
 const reads = underLoad(send, 8, () => !polling, async (each) => [(await each("GET", "/api/live")).status]);
@@ -126,7 +145,7 @@ check(answered > 0 && [...during.statuses.keys()].every((status) => status === 2
 const after = await Promise.all(Array.from({ length: 50 }, () => send("GET", "/api/live")));
 check(after.every((answer) => answer.status === 200), "50 requests after the replacement: all 200");
 
-// 3: a graceful stop.
+// 4: a graceful stop.
 const exited = new Promise((resolve) => server.once("exit", (code) => resolve(code)));
 server.kill("SIGTERM");
 const code = await exited;
@@ -134,7 +153,7 @@ const stopped = /** @type {number[]} */ ([second, replaced]);
 check(code === 0 && (await allExited(stopped)), `SIGTERM stops the primary (exit code ${code}) and its workers (${stopped.filter(alive).join(", ") || "none left"})`);
 close();
 
-// 4: the primary killed alone.
+// 5: the primary killed alone.
 server = startServer(PORT, { ...env, WEB_CONCURRENCY: "2" });
 const third = client(PORT);
 await waitUntilUp(third.send);
@@ -146,7 +165,7 @@ const gone = await allExited(left);
 third.close();
 check(gone, `the primary killed with SIGKILL: its workers (${left.join(", ")}) exit too`);
 
-// 5: one process.
+// 6: one process.
 server = startServer(PORT, { ...env, WEB_CONCURRENCY: "1" });
 const single = client(PORT);
 await waitUntilUp(single.send);
