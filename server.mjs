@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 import next from "next";
 import pino from "pino";
 import { MissingMasterKeyError, resolveMasterKey } from "./lib/runtime/master-key.mjs";
-import { runPrimary, workerCount } from "./lib/runtime/primary.mjs";
+import { runPrimary } from "./lib/runtime/primary.mjs";
+import { workerCount } from "./lib/runtime/worker-count.mjs";
 import { API_POLICY, isHttpsOrigin, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER } from "./lib/runtime/request-context.mjs";
 
 const port = Number(process.env.PORT || 3000);

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { databaseProvider, databaseUrlFromEnv, type Env } from "./database-url";
+import { workerCount } from "./runtime/worker-count.mjs";
 
 // Every setting the service reads from the environment, parsed once. `lib/` takes its
 // settings from here and never reads process.env itself.
@@ -113,7 +114,8 @@ const envSchema = z.object({
   MASTER_KEY: masterKeySchema,
   LINK_LIFETIME_DAYS: intFromEnv("LINK_LIFETIME_DAYS", 30, 1, 365),
   SIGNING_KEY_ROTATION_DAYS: intFromEnv("SIGNING_KEY_ROTATION_DAYS", 30, 1, 3650),
-  PROJECT_KEY_THREADS: intFromEnv("PROJECT_KEY_THREADS", availableParallelism(), 1, 256),
+  // 0: the process's share of the cores (see parseConfig).
+  PROJECT_KEY_THREADS: intFromEnv("PROJECT_KEY_THREADS", 0, 1, 256),
   PROJECT_KEY_RESERVE: intFromEnv("PROJECT_KEY_RESERVE", 4, 0, 100),
   PROJECT_KEY_QUEUE_PER_ACCOUNT: intFromEnv("PROJECT_KEY_QUEUE_PER_ACCOUNT", 2, 1, 100),
   PROJECT_KEY_WAIT_MS: intFromEnv("PROJECT_KEY_WAIT_MS", 3000, 0, 600_000),
@@ -207,7 +209,8 @@ export function parseConfig(env: Env): Config {
     linkLifetimeMs: parsed.LINK_LIFETIME_DAYS * DAY_MS,
     signingKeyRotationMs: parsed.SIGNING_KEY_ROTATION_DAYS * DAY_MS,
     projectKeys: {
-      threads: parsed.PROJECT_KEY_THREADS,
+      // By default the worker processes share the cores out: each process's threads take its share.
+      threads: parsed.PROJECT_KEY_THREADS || Math.max(1, Math.floor(availableParallelism() / workerCount(env.WEB_CONCURRENCY))),
       reserve: parsed.PROJECT_KEY_RESERVE,
       perAccount: parsed.PROJECT_KEY_QUEUE_PER_ACCOUNT,
       waitMs: parsed.PROJECT_KEY_WAIT_MS,

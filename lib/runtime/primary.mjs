@@ -6,13 +6,6 @@
 // channel close and exits at once (node:cluster does that for every worker), so no worker
 // outlives it holding the database.
 import cluster from "node:cluster";
-import { availableParallelism } from "node:os";
-
-/** Workers to run: WEB_CONCURRENCY if it is a positive integer, else one per core. @param {string | undefined} value */
-export function workerCount(value) {
-  const parsed = Number(value?.trim());
-  return Number.isInteger(parsed) && parsed > 0 ? parsed : availableParallelism();
-}
 
 // A worker that lived less than this before it died counts as a crash in a row: the next
 // replacement waits twice as long as the last one did, up to the cap.

@@ -27,8 +27,16 @@ describe("parseConfig", () => {
       masterKey: Buffer.alloc(32, 1),
       linkLifetimeMs: 30 * 86_400_000,
       signingKeyRotationMs: 30 * 86_400_000,
-      projectKeys: { threads: availableParallelism(), reserve: 4, perAccount: 2, waitMs: 3000 },
+      // A worker process per core by default, so one key thread each.
+      projectKeys: { threads: 1, reserve: 4, perAccount: 2, waitMs: 3000 },
     });
+  });
+
+  it("gives each worker process its share of the cores for key threads", () => {
+    const threads = (env: Record<string, string>) => parseConfig(withKey(env)).projectKeys.threads;
+    expect(threads({ WEB_CONCURRENCY: "1" })).toBe(availableParallelism());
+    expect(threads({ WEB_CONCURRENCY: String(availableParallelism() * 4) })).toBe(1);
+    expect(threads({ WEB_CONCURRENCY: "1", PROJECT_KEY_THREADS: "3" })).toBe(3);
   });
 
   it("normalises APP_URL to its origin", () => {

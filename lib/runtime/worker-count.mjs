@@ -1,0 +1,8 @@
+// @ts-check
+import { availableParallelism } from "node:os";
+
+/** Worker processes of `npm start`: WEB_CONCURRENCY if it is a positive integer, else one per core. @param {string | undefined} value */
+export function workerCount(value) {
+  const parsed = Number(value?.trim());
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : availableParallelism();
+}
