@@ -3,6 +3,7 @@ import pg from "pg";
 import { config, type Config } from "../config";
 import { databaseProvider } from "../database-url";
 import { db } from "../db";
+import { processWide } from "../process-wide";
 
 // Change notices of inits, for the requests that wait on one (Prefer: wait, the event stream).
 // A notice only says "this init may have changed": a woken waiter reads the row again, so a
@@ -179,14 +180,9 @@ class Hub {
   }
 }
 
-// One hub per process, on globalThis: the status route, the event stream and the approve and
-// deny forms are separate bundles, and must share it.
-const HUB_KEY = Symbol.for("initlink.initEvents");
-const hub = (): Hub => {
-  const holder = globalThis as { [HUB_KEY]?: Hub };
-  holder[HUB_KEY] ??= new Hub();
-  return holder[HUB_KEY];
-};
+// One hub per process: the status route, the event stream and the approve and deny forms are
+// separate bundles, and must share it.
+const hub = () => processWide("init-events", () => new Hub());
 
 /** Subscribes to the init's change notices; close() the watch when done. */
 export const watchInit = (initId: string): InitWatch => hub().watch(initId);

@@ -18,6 +18,8 @@ const CLIENTS = Number(process.env.BENCH_WAITING_CLIENTS || 5000);
 const APPROVALS = Number(process.env.BENCH_WAITING_APPROVALS || 200);
 /** One client in this many follows the event stream instead of holding a request. */
 const STREAM_EVERY = Number(process.env.BENCH_WAITING_STREAM_EVERY || 10);
+/** The clients start over this many seconds (the held requests' wait). */
+const ARRIVAL_SECONDS = Number(process.env.BENCH_WAITING_ARRIVAL_SECONDS || 60);
 
 /**
  * One client's wait: a request held with Prefer: wait=60 (again while the init is pending), or
@@ -102,14 +104,16 @@ export async function benchWaiting() {
     }
     progress(`${ids.length} inits created`);
     const rssBefore = largestRssMiB(serverPid);
-    // The clients start in bursts the listen backlog can take, then are given time to reach the server.
+    // Clients arrive at random moments over one wait's length, as they do in life, so their
+    // 60 s waits end (and are asked again) spread out rather than all in the same second.
     /** @type {Promise<number>[]} */
-    const answers = [];
-    for (const [index, id] of ids.entries()) {
-      answers.push(waitFor(agent, id, index % STREAM_EVERY === 0, stop.signal));
-      if (index % 250 === 249) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const answers = ids.map(
+      (id, index) =>
+        new Promise((resolve) => {
+          setTimeout(() => resolve(waitFor(agent, id, index % STREAM_EVERY === 0, stop.signal)), Math.random() * ARRIVAL_SECONDS * 1000);
+        }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, (ARRIVAL_SECONDS + 5) * 1000));
     const rssWaiting = largestRssMiB(serverPid);
     progress(`${CLIENTS} clients waiting`);
     // The first approval makes the project (and its key); the others approve into it, so the
