@@ -42,8 +42,8 @@ async function attachPollClock(client: PrismaClient, file: string): Promise<void
 }
 
 function openPostgresql(cfg: Config): Database {
-  // A bounded pool per instance: instances × DATABASE_POOL_SIZE must stay under the server's
-  // max_connections (or the pooler's limit).
+  // A bounded pool per process: instances × workers × (DATABASE_POOL_SIZE + 1 for the change
+  // notices' LISTEN) must stay under the server's max_connections (or the pooler's limit).
   const adapter = new PrismaPg({ connectionString: cfg.databaseUrl, max: cfg.databasePoolSize, connectionTimeoutMillis: 5000 });
   // TypeScript cannot compare the two clients' generic model types across modules; they are
   // the same at run time, which the whole API suite checks on both providers.

@@ -17,6 +17,7 @@ import { readInitRow, statusAnswer, type InitRow } from "./read-init-status";
 // expires. Instead, open streams are bounded per init and per process.
 
 export const HEARTBEAT_MS = 15_000;
+const REREAD_HEARTBEATS = 4;
 export const MAX_STREAMS_PER_INIT = 16;
 
 const FINAL: readonly InitStatus[] = ["done", "denied", "expired"];
@@ -68,6 +69,7 @@ export async function openInitEventStream(cfg: Config, id: string, lastEventId: 
   async function follow(controller: ReadableStreamDefaultController<Uint8Array>, first: InitRow): Promise<void> {
     let row = first;
     let sent = seen;
+    let heartbeats = 0;
     const expiresAt = row.expiresAt.getTime();
     // EventSource reconnects after the init's interval: a dropped stream is no faster than a poll.
     controller.enqueue(encoder.encode(`retry: ${row.intervalMs}\n\n`));
@@ -81,8 +83,11 @@ export async function openInitEventStream(cfg: Config, id: string, lastEventId: 
       if (status !== "pending") return;
       const end = await watch.next(Math.min(now + HEARTBEAT_MS, expiresAt), stopped);
       if (end === "aborted") return;
-      if (end === "deadline" && Date.now() < expiresAt) controller.enqueue(encoder.encode(": heartbeat\n\n"));
-      else row = (await readInitRow(id)) ?? row;
+      heartbeats = end === "deadline" && Date.now() < expiresAt ? heartbeats + 1 : 0;
+      if (heartbeats > 0) controller.enqueue(encoder.encode(": heartbeat\n\n"));
+      // A lost notice must not leave the stream on pending until expiry: the row is read again
+      // on every notice, at expiry, and every REREAD_HEARTBEATS heartbeats (a held wait's cap).
+      if (heartbeats % REREAD_HEARTBEATS === 0) row = (await readInitRow(id)) ?? row;
     }
   }
 

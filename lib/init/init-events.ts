@@ -136,7 +136,10 @@ class Hub {
         const prisma = await db();
         await prisma.$executeRaw`SELECT pg_notify(${NOTIFY_CHANNEL}, ${initId})`;
       } else if (cluster.isWorker && process.send) {
-        process.send({ type: BROADCAST_TYPE, channel: BROADCAST_CHANNEL, data: initId } satisfies IpcMessage);
+        // The write's error comes later, to this callback: the primary may be gone (the worker then exits).
+        process.send({ type: BROADCAST_TYPE, channel: BROADCAST_CHANNEL, data: initId } satisfies IpcMessage, (error: Error | null) => {
+          if (error) console.error(JSON.stringify({ level: "warn", msg: "init change notice not relayed", init_id: initId, error: String(error) }));
+        });
       }
     } catch (error) {
       console.error(JSON.stringify({ level: "warn", msg: "init change notice not sent", init_id: initId, error: String(error) }));
@@ -149,11 +152,15 @@ class Hub {
     this.listening = true;
     let delay = RECONNECT_MIN_MS;
     const connect = async () => {
-      const client = new pg.Client({ connectionString: cfg.databaseListenUrl ?? cfg.databaseUrl, keepAlive: true });
+      // TCP keep-alive from 15 s idle: a connection dropped by a NAT or a failover is noticed
+      // (and reconnected) within a minute or so, not after the system's default two hours.
+      const client = new pg.Client({ connectionString: cfg.databaseListenUrl ?? cfg.databaseUrl, keepAlive: true, keepAliveInitialDelayMillis: 15_000 });
       let retried = false;
-      const retry = () => {
+      const retry = (error?: Error) => {
         if (retried) return;
         retried = true;
+        // Said once per attempt, without the URL: a wrong DATABASE_LISTEN_URL must not go unnoticed.
+        console.error(JSON.stringify({ level: "warn", msg: "change-notice listener disconnected; reconnecting", retry_ms: delay, error: String(error ?? "connection ended") }));
         this.connected = false;
         client.removeAllListeners("notification");
         void client.end().catch(() => undefined);
@@ -168,8 +175,8 @@ class Hub {
       try {
         await client.connect();
         await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-      } catch {
-        retry();
+      } catch (error) {
+        retry(error instanceof Error ? error : undefined);
         return;
       }
       delay = RECONNECT_MIN_MS;

@@ -80,7 +80,8 @@ async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, he
     now = Date.now();
     status = effectiveStatus(init.status, init.expiresAt, now);
   }
-  const pickup = secret !== null && status === "done";
+  // A client that went away must not spend the one-time token on an answer nobody reads.
+  const pickup = secret !== null && status === "done" && !held.signal.aborted;
   if (pickup) {
     await assertPickupAllowed(cfg, init.id);
     await recordPickup(cfg, init.id);

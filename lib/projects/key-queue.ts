@@ -80,7 +80,13 @@ function pump(cfg: Config): void {
     const job = nextJob();
     if (job === undefined) return;
     state.running += 1;
-    const pair = generateOnThread(RSA_MODULUS_BITS);
+    let pair: Promise<RsaKeyPair>;
+    try {
+      pair = generateOnThread(RSA_MODULUS_BITS);
+    } catch (error) {
+      // A thread that cannot even start (out of memory, say) fails this job, not the slot.
+      pair = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
     job.deliver(pair);
     void pair
       .catch(() => undefined)

@@ -73,7 +73,8 @@ export function runPrimary(count, script, args) {
   cluster.on("message", (sender, message) => {
     if (typeof message !== "object" || message === null || message.type !== "initlink:broadcast") return;
     for (const worker of Object.values(cluster.workers ?? {})) {
-      if (worker !== undefined && worker !== sender && worker.isConnected()) worker.send(message);
+      // A worker that died a moment ago may still be listed: its write error is not the primary's end.
+      if (worker !== undefined && worker !== sender && worker.isConnected()) worker.send(message, () => undefined);
     }
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import { MAX_STREAMS_PER_INIT } from "@/lib/init/init-event-stream";
+import { HEARTBEAT_MS, MAX_STREAMS_PER_INIT } from "@/lib/init/init-event-stream";
 import { waitingOn } from "@/lib/init/init-events";
 import { createdInit, getInitStatus } from "../helpers/api";
 import { approve, deny, newAccount } from "../helpers/forms";
@@ -239,6 +239,27 @@ describe("GET /api/init/{id}/events", () => {
     await stream.next();
     expect(await stream.next()).toMatchObject({ id: "pending" });
     expect(await stream.next()).toMatchObject({ id: "expired", data: { status: "expired" } });
+    expect(await stream.next()).toBeNull();
+  });
+
+  it("reads the row again every few heartbeats, so a change whose notice was lost still arrives", async () => {
+    const init = await createdInit();
+    const stream = eventReader(await events(init.id));
+    await stream.next();
+    expect(await stream.next()).toMatchObject({ id: "pending" });
+    // Denied behind the service's back: no notice is published.
+    const prisma = await db();
+    await prisma.init.update({ where: { id: init.id }, data: { status: "denied", decidedAt: new Date() } });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      for (let beat = 1; beat <= 4; beat++) {
+        await vi.advanceTimersByTimeAsync(HEARTBEAT_MS);
+        expect(await stream.next()).toEqual({ comment: "heartbeat" });
+      }
+      expect(await stream.next()).toMatchObject({ id: "denied", data: { status: "denied" } });
+    } finally {
+      vi.useRealTimers();
+    }
     expect(await stream.next()).toBeNull();
   });
 
