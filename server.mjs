@@ -73,6 +73,12 @@ async function serve() {
     void handle(request, response);
   });
 
+  // Node closes an idle keep-alive connection after 5 s; a client (or a load balancer, whose idle
+  // timeout is commonly 60 s) that reuses it just then gets ECONNRESET. Idle connections are
+  // cheap here, so the server outwaits them; headersTimeout must exceed it.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+
   server.listen(port, hostname, () => {
     console.log(JSON.stringify({ level: "info", msg: "listening", url: `http://${hostname}:${port}`, pid: process.pid }));
   });
