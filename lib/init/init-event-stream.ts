@@ -36,7 +36,8 @@ function event(id: InitStatus, data: unknown): Uint8Array {
  */
 export async function openInitEventStream(cfg: Config, id: string, lastEventId: string | null, signal: AbortSignal): Promise<ReadableStream<Uint8Array> | null> {
   if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
-  const seen = isStatus(lastEventId?.trim() ?? null) ? (lastEventId?.trim() as InitStatus) : null;
+  const lastSeen = lastEventId?.trim() ?? null;
+  const seen = isStatus(lastSeen) ? lastSeen : null;
   if (seen !== null && FINAL.includes(seen)) return null;
   // Watched before the read: a change committed after it still reaches the stream.
   const watch = watchInit(id);

@@ -20,7 +20,7 @@ import { processWide } from "../process-wide";
 // 5,000 waiting requests cost one Set per init waited on and one small object per waiter;
 // nothing reads the database until a notice or a deadline.
 
-export const NOTIFY_CHANNEL = "initlink_init_change";
+const NOTIFY_CHANNEL = "initlink_init_change";
 const BROADCAST_TYPE = "initlink:broadcast";
 const BROADCAST_CHANNEL = "init-change";
 
@@ -82,8 +82,6 @@ const isBroadcast = (message: unknown): message is IpcMessage =>
 class Hub {
   private readonly watches = new Map<string, Set<InitWatch>>();
   private listening = false;
-  /** True while the LISTEN connection is up. */
-  connected = false;
 
   constructor() {
     // A worker of `npm start` hears the other workers' notices from the primary.
@@ -161,7 +159,6 @@ class Hub {
         retried = true;
         // Said once per attempt, without the URL: a wrong DATABASE_LISTEN_URL must not go unnoticed.
         console.error(JSON.stringify({ level: "warn", msg: "change-notice listener disconnected; reconnecting", retry_ms: delay, error: String(error ?? "connection ended") }));
-        this.connected = false;
         client.removeAllListeners("notification");
         void client.end().catch(() => undefined);
         setTimeout(() => void connect(), delay).unref();
@@ -180,7 +177,6 @@ class Hub {
         return;
       }
       delay = RECONNECT_MIN_MS;
-      this.connected = true;
       this.wakeAll();
     };
     void connect();
@@ -199,6 +195,3 @@ export const publishInitChange = (cfg: Config, initId: string): Promise<void> =>
 
 /** How many requests of this process wait on the init now. */
 export const waitingOn = (initId: string): number => hub().count(initId);
-
-/** True while this process LISTENs for other instances' notices (PostgreSQL only). */
-export const listeningForNotices = (): boolean => hub().connected;
