@@ -7,6 +7,8 @@ import { defineConfig, devices } from "@playwright/test";
 // server's maintenance database) they run on PostgreSQL databases instead of SQLite files.
 export const MAIN_URL = "http://127.0.0.1:3100";
 export const SHORT_URL = "http://127.0.0.1:3101";
+/** Existing clients' browser-approved link switched on (tests/e2e/compat.spec.ts). */
+export const COMPAT_URL = "http://127.0.0.1:3102";
 
 const postgresServer = process.env.TEST_POSTGRES_URL;
 
@@ -60,5 +62,6 @@ export default defineConfig({
   webServer: [
     server(MAIN_URL, scratchDatabase("main")),
     server(SHORT_URL, scratchDatabase("short"), { INIT_LIFETIME_SECONDS: "10", INIT_INTERVAL_MS: "500" }),
+    server(COMPAT_URL, scratchDatabase("compat"), { LEGACY_LINK_APPROVAL: "on", LEGACY_LINK_APPROVAL_SECONDS: "10", INIT_INTERVAL_MS: "1000" }),
   ],
 });

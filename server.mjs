@@ -10,31 +10,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import pino from "pino";
-import { MissingMasterKeyError, resolveMasterKey } from "./lib/runtime/master-key.mjs";
+import { checkEnvironmentOrExit } from "./lib/runtime/check-environment.mjs";
+import { refuseOversizedBody } from "./lib/runtime/body-limit.mjs";
 import { runPrimary } from "./lib/runtime/primary.mjs";
 import { workerCount } from "./lib/runtime/worker-count.mjs";
-import { API_POLICY, isHttpsOrigin, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER } from "./lib/runtime/request-context.mjs";
+import { API_POLICY, isHttpsOrigin, loggedPath, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER } from "./lib/runtime/request-context.mjs";
 
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || "0.0.0.0";
 const dev = process.argv.includes("--dev");
-
-/** Resolved once, by the primary (or the one process): workers inherit MASTER_KEY, so a generated development key is generated once. */
-function resolveMasterKeyOrExit() {
-  // Decided on NODE_ENV as the operator set it, before it is forced to production below.
-  const devMasterKeyFile = path.join(path.dirname(fileURLToPath(import.meta.url)), "data", "master.key");
-  try {
-    const { key, generated } = resolveMasterKey(process.env, devMasterKeyFile);
-    if (generated) {
-      console.log(JSON.stringify({ level: "warn", msg: "generated a development master key; set MASTER_KEY in production", file: devMasterKeyFile }));
-    }
-    process.env.MASTER_KEY = key;
-  } catch (error) {
-    if (!(error instanceof MissingMasterKeyError)) throw error;
-    console.error(`initlink: ${error.message}`);
-    process.exit(1);
-  }
-}
 
 async function serve() {
   const app = next({ dev, hostname, port });
@@ -46,7 +30,7 @@ async function serve() {
   const httpsOnly = isHttpsOrigin(process.env.APP_URL ?? "");
 
   // One JSON line per request, carrying the id that the app's own log lines of that request
-  // carry too (lib/http/route.ts). The path only: a query string is never logged. pino writes
+  // carry too (lib/http/route.ts). The path only (loggedPath): no query string, no whole iv. pino writes
   // from a buffer when stdout is free rather than once per request, and flushes on exit.
   const log = pino(
     { base: null, timestamp: false, formatters: { level: (label) => ({ level: label }) } },
@@ -64,12 +48,12 @@ async function serve() {
     // API answers are JSON and may load nothing; proxy.ts (the pages' policy) does not run for them.
     if (url.startsWith("/api/") || url.startsWith("/.well-known/")) response.setHeader("Content-Security-Policy", API_POLICY);
     response.on("finish", () => {
-      const query = url.indexOf("?");
       log.info(
-        { request_id: requestId, method: request.method, path: query === -1 ? url : url.slice(0, query), status: response.statusCode, ms: Math.round(performance.now() - started) },
+        { request_id: requestId, method: request.method, path: loggedPath(url), status: response.statusCode, ms: Math.round(performance.now() - started) },
         "request",
       );
     });
+    if (refuseOversizedBody(request, response)) return;
     void handle(request, response);
   });
 
@@ -97,7 +81,8 @@ async function serve() {
 }
 
 if (cluster.isPrimary) {
-  resolveMasterKeyOrExit();
+  // Once, by the primary (or the one process), before anything forks, listens or logs.
+  checkEnvironmentOrExit(path.dirname(fileURLToPath(import.meta.url)));
   if (!dev) Object.assign(process.env, { NODE_ENV: "production" });
   // The development server compiles on demand and reloads itself: one process only.
   const workers = dev ? 1 : workerCount(process.env.WEB_CONCURRENCY);

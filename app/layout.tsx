@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { currentUser } from "@/lib/auth/current-user";
+import { pageSession } from "@/lib/auth/current-user";
+import { formErrorMessage } from "@/lib/http/messages";
+import { ErrorAlert } from "./form-parts";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -11,7 +13,7 @@ export const metadata: Metadata = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const user = await currentUser();
+  const { user, duplicateCookie } = await pageSession();
   return (
     <html lang="en">
       <body>
@@ -39,7 +41,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             )}
           </nav>
         </header>
-        <main>{children}</main>
+        <main>
+          {duplicateCookie ? <ErrorAlert message={formErrorMessage("duplicate_session_cookie")} /> : null}
+          {children}
+        </main>
       </body>
     </html>
   );

@@ -1,127 +1,11 @@
-import { availableParallelism } from "node:os";
-import { z } from "zod";
-import { databaseProvider, databaseUrlFromEnv, type Env } from "./database-url";
-import { workerCount } from "./runtime/worker-count.mjs";
+import type { Env } from "./database-url";
+import { ConfigError, parseConfig as parseEnv } from "./runtime/config.mjs";
 
-// Every setting the service reads from the environment, parsed once. `lib/` takes its
+// The service's settings, parsed once from the environment (lib/runtime/config.mjs checks them,
+// in plain JavaScript so that npm start can check them before it migrates). `lib/` takes its
 // settings from here and never reads process.env itself.
 
-const intFromEnv = (name: string, fallback: number, min: number, max: number) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === "") return fallback;
-      const parsed = Number(value);
-      if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
-        ctx.addIssue({ code: "custom", message: `${name} must be a whole number from ${min} to ${max}` });
-        return z.NEVER;
-      }
-      return parsed;
-    });
-
-/** One of `values`, case ignored; the first is the default. */
-const enumFromEnv = <T extends string>(name: string, values: readonly [T, ...T[]]) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === "") return values[0];
-      const match = values.find((candidate) => candidate.toLowerCase() === value.trim().toLowerCase());
-      if (match === undefined) {
-        ctx.addIssue({ code: "custom", message: `${name} must be ${values.join(" or ")}` });
-        return z.NEVER;
-      }
-      return match;
-    });
-
-const appUrlSchema = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    const raw = value?.trim() || "http://localhost:3000";
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      ctx.addIssue({ code: "custom", message: "APP_URL must be an absolute URL such as https://initlink.example" });
-      return z.NEVER;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      ctx.addIssue({ code: "custom", message: "APP_URL must use http or https" });
-      return z.NEVER;
-    }
-    if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
-      ctx.addIssue({ code: "custom", message: "APP_URL must be an origin only (no path, query or credentials)" });
-      return z.NEVER;
-    }
-    return url.origin;
-  });
-
-// 32 random bytes, base64 or base64url (`openssl rand -base64 32`). It seals the private keys in
-// the database (lib/crypto/sealed.ts); without it they cannot be read.
-const masterKeySchema = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    const text = value?.trim() ?? "";
-    if (text === "") {
-      ctx.addIssue({ code: "custom", message: "MASTER_KEY is not set: generate one with `openssl rand -base64 32` (see README, Key management)" });
-      return z.NEVER;
-    }
-    const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) ? Buffer.from(text, "base64") : Buffer.alloc(0);
-    if (key.length !== 32) {
-      ctx.addIssue({ code: "custom", message: "MASTER_KEY must be 32 bytes in base64 (44 characters, from `openssl rand -base64 32`)" });
-      return z.NEVER;
-    }
-    return key;
-  });
-
-// A direct (session-mode) PostgreSQL URL for the LISTEN connection of lib/init/init-events.ts,
-// when DATABASE_URL goes through a pooler in transaction mode (see README, Waiting).
-const listenUrlSchema = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    const url = value?.trim() ?? "";
-    if (url === "") return null;
-    if (databaseProvider(url) !== "postgresql") {
-      ctx.addIssue({ code: "custom", message: "DATABASE_LISTEN_URL must be a postgresql:// URL" });
-      return z.NEVER;
-    }
-    return url;
-  });
-
-const envSchema = z.object({
-  APP_URL: appUrlSchema,
-  PORT: intFromEnv("PORT", 3000, 1, 65535),
-  INIT_INTERVAL_MS: intFromEnv("INIT_INTERVAL_MS", 5000, 100, 600_000),
-  INIT_LIFETIME_SECONDS: intFromEnv("INIT_LIFETIME_SECONDS", 900, 10, 86_400),
-  TRUST_PROXY_HOPS: intFromEnv("TRUST_PROXY_HOPS", 0, 0, 10),
-  INIT_CODE_CHECK: enumFromEnv("INIT_CODE_CHECK", ["confirm", "enter"] as const),
-  SESSION_LIFETIME_DAYS: intFromEnv("SESSION_LIFETIME_DAYS", 30, 1, 365),
-  ACCESS_TOKEN_LIFETIME_DAYS: intFromEnv("ACCESS_TOKEN_LIFETIME_DAYS", 90, 1, 3650),
-  SQLITE_SYNCHRONOUS: enumFromEnv("SQLITE_SYNCHRONOUS", ["FULL", "NORMAL"] as const),
-  CREATE_INIT_PER_MINUTE: intFromEnv("CREATE_INIT_PER_MINUTE", 30, 1, 1_000_000),
-  SIGN_IN_PER_ADDRESS_PER_MINUTE: intFromEnv("SIGN_IN_PER_ADDRESS_PER_MINUTE", 20, 1, 1_000_000),
-  SIGN_IN_FAILURES_PER_15_MINUTES: intFromEnv("SIGN_IN_FAILURES_PER_15_MINUTES", 5, 1, 1_000_000),
-  LINKS_PER_TOKEN_PER_MINUTE: intFromEnv("LINKS_PER_TOKEN_PER_MINUTE", 60, 1, 1_000_000),
-  PICKUPS_PER_INIT_PER_MINUTE: intFromEnv("PICKUPS_PER_INIT_PER_MINUTE", 30, 1, 1_000_000),
-  SWEEP_INTERVAL_SECONDS: intFromEnv("SWEEP_INTERVAL_SECONDS", 300, 1, 86_400),
-  INIT_RETENTION_SECONDS: intFromEnv("INIT_RETENTION_SECONDS", 86_400, 0, 31_536_000),
-  DATABASE_POOL_SIZE: intFromEnv("DATABASE_POOL_SIZE", 10, 1, 500),
-  DATABASE_LISTEN_URL: listenUrlSchema,
-  MASTER_KEY: masterKeySchema,
-  LINK_LIFETIME_DAYS: intFromEnv("LINK_LIFETIME_DAYS", 30, 1, 365),
-  SIGNING_KEY_ROTATION_DAYS: intFromEnv("SIGNING_KEY_ROTATION_DAYS", 30, 1, 3650),
-  // 0: the process's share of the cores (see parseConfig).
-  PROJECT_KEY_THREADS: intFromEnv("PROJECT_KEY_THREADS", 0, 1, 256),
-  PROJECT_KEY_RESERVE: intFromEnv("PROJECT_KEY_RESERVE", 4, 0, 100),
-  PROJECT_KEY_QUEUE_PER_ACCOUNT: intFromEnv("PROJECT_KEY_QUEUE_PER_ACCOUNT", 2, 1, 100),
-  PROJECT_KEY_WAIT_MS: intFromEnv("PROJECT_KEY_WAIT_MS", 3000, 0, 600_000),
-});
-
-const DAY_MS = 24 * 60 * 60 * 1000;
+export { ConfigError };
 
 export type Config = {
   appUrl: string;
@@ -136,6 +20,7 @@ export type Config = {
     createInitPerMinute: number;
     signInPerAddressPerMinute: number;
     signInFailuresPer15Minutes: number;
+    signInsAtOncePerAccount: number;
     linksPerTokenPerMinute: number;
     pickupsPerInitPerMinute: number;
   };
@@ -168,55 +53,16 @@ export type Config = {
     /** How long a request waits for a key before it is answered 503. */
     waitMs: number;
   };
+  /** Links approved in the browser for existing clients without an access token (README, Compatibility). */
+  legacyLinkApproval: {
+    enabled: boolean;
+    /** How long a waiting request or a decision stays; an approval not claimed by then is void. */
+    lifetimeMs: number;
+  };
 };
 
-export class ConfigError extends Error {}
-
-export function parseConfig(env: Env): Config {
-  const result = envSchema.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `  - ${issue.message}`).join("\n");
-    throw new ConfigError(`Invalid configuration:\n${problems}`);
-  }
-  const parsed = result.data;
-  const databaseUrl = databaseUrlFromEnv(env);
-  if (databaseProvider(databaseUrl) === null) {
-    throw new ConfigError("Invalid configuration:\n  - DATABASE_URL must be a file: URL (SQLite, e.g. file:./data/initlink.db) or a postgresql:// URL");
-  }
-  return {
-    appUrl: parsed.APP_URL,
-    databaseUrl,
-    port: parsed.PORT,
-    initIntervalMs: parsed.INIT_INTERVAL_MS,
-    initLifetimeMs: parsed.INIT_LIFETIME_SECONDS * 1000,
-    trustProxyHops: parsed.TRUST_PROXY_HOPS,
-    sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS,
-    databasePoolSize: parsed.DATABASE_POOL_SIZE,
-    databaseListenUrl: parsed.DATABASE_LISTEN_URL,
-    sweepIntervalMs: parsed.SWEEP_INTERVAL_SECONDS * 1000,
-    initRetentionMs: parsed.INIT_RETENTION_SECONDS * 1000,
-    limits: {
-      createInitPerMinute: parsed.CREATE_INIT_PER_MINUTE,
-      signInPerAddressPerMinute: parsed.SIGN_IN_PER_ADDRESS_PER_MINUTE,
-      signInFailuresPer15Minutes: parsed.SIGN_IN_FAILURES_PER_15_MINUTES,
-      linksPerTokenPerMinute: parsed.LINKS_PER_TOKEN_PER_MINUTE,
-      pickupsPerInitPerMinute: parsed.PICKUPS_PER_INIT_PER_MINUTE,
-    },
-    initCodeCheck: parsed.INIT_CODE_CHECK,
-    sessionLifetimeMs: parsed.SESSION_LIFETIME_DAYS * DAY_MS,
-    accessTokenLifetimeMs: parsed.ACCESS_TOKEN_LIFETIME_DAYS * DAY_MS,
-    masterKey: parsed.MASTER_KEY,
-    linkLifetimeMs: parsed.LINK_LIFETIME_DAYS * DAY_MS,
-    signingKeyRotationMs: parsed.SIGNING_KEY_ROTATION_DAYS * DAY_MS,
-    projectKeys: {
-      // By default the worker processes share the cores out: each process's threads take its share.
-      threads: parsed.PROJECT_KEY_THREADS || Math.max(1, Math.floor(availableParallelism() / workerCount(env.WEB_CONCURRENCY))),
-      reserve: parsed.PROJECT_KEY_RESERVE,
-      perAccount: parsed.PROJECT_KEY_QUEUE_PER_ACCOUNT,
-      waitMs: parsed.PROJECT_KEY_WAIT_MS,
-    },
-  };
-}
+/** The configuration of `env`, or a ConfigError listing every bad value. */
+export const parseConfig: (env: Env) => Config = parseEnv;
 
 let loaded: Config | undefined;
 

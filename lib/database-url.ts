@@ -1,26 +1,12 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import path from "node:path";
 
 // Which database DATABASE_URL names. Shared by the app and prisma.config.ts, so it must not
 // import anything of the app's.
 
-export const DEFAULT_DATABASE_URL = "file:./data/initlink.db";
+export { DEFAULT_DATABASE_URL, databaseProvider, databaseUrlFromEnv } from "./runtime/database-url.mjs";
 
 export type Env = Record<string, string | undefined>;
-
-export type DatabaseProvider = "sqlite" | "postgresql";
-
-/** `postgresql://` or `postgres://` selects PostgreSQL; a `file:` URL selects SQLite; anything else is refused (null). */
-export function databaseProvider(databaseUrl: string): DatabaseProvider | null {
-  if (databaseUrl.startsWith("file:")) return "sqlite";
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return "postgresql";
-  return null;
-}
-
-export function databaseUrlFromEnv(env: Env): string {
-  const value = env.DATABASE_URL?.trim();
-  return value ? value : DEFAULT_DATABASE_URL;
-}
 
 /** The file path of a `file:` URL, relative paths taken from the working directory. */
 export function sqliteFilePath(databaseUrl: string): string {
@@ -30,7 +16,25 @@ export function sqliteFilePath(databaseUrl: string): string {
   return databaseUrl.slice("file:".length);
 }
 
-/** SQLite creates the file but not its folder. */
-export function ensureSqliteDirectory(file: string): void {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+/** The counters' database (the poll clock, the rate limits), attached beside the main one (lib/db.ts). */
+export const countersFile = (file: string) => `${file}-counters`;
+
+/** Narrows an existing file to its owner (0600); a missing one is left missing. */
+function ownerOnly(file: string): void {
+  if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+}
+
+/**
+ * Makes the database's folder (0700, when this makes it) and files (0600) readable by their
+ * owner only, before SQLite opens them: SQLite creates neither the folder nor files it could
+ * protect (it follows the umask, usually 0644), and gives each -wal and -shm file the mode of its
+ * database. Files already there are narrowed to 0600 too.
+ */
+export function prepareSqliteFiles(file: string): void {
+  const absolute = path.resolve(file);
+  mkdirSync(path.dirname(absolute), { recursive: true, mode: 0o700 });
+  for (const database of [absolute, countersFile(absolute)]) {
+    closeSync(openSync(database, "a", 0o600));
+    for (const each of [database, `${database}-wal`, `${database}-shm`]) ownerOnly(each);
+  }
 }

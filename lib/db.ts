@@ -3,7 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { Prisma, PrismaClient } from "./generated/prisma/client";
 import { PrismaClient as PostgresqlPrismaClient } from "./generated/prisma-postgresql/client";
 import { config, type Config } from "./config";
-import { databaseProvider, ensureSqliteDirectory, sqliteFilePath } from "./database-url";
+import { countersFile, databaseProvider, prepareSqliteFiles, sqliteFilePath } from "./database-url";
 
 // One data model, two providers: DATABASE_URL picks the client generated for SQLite or for
 // PostgreSQL. Both are generated from the same models and have the same model API, so the rest
@@ -16,7 +16,7 @@ let ready: Promise<Database> | undefined;
 
 async function openSqlite(cfg: Config): Promise<Database> {
   const file = sqliteFilePath(cfg.databaseUrl);
-  ensureSqliteDirectory(file);
+  prepareSqliteFiles(file);
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: file, timeout: 5000 }) });
   // WAL lets readers run beside the writer. synchronous=FULL (the default) makes every
   // acknowledged commit survive a process crash and a power loss; NORMAL survives a process
@@ -24,20 +24,25 @@ async function openSqlite(cfg: Config): Promise<Database> {
   await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await client.$queryRawUnsafe(`PRAGMA synchronous = ${cfg.sqliteSynchronous}`);
   await client.$queryRawUnsafe("PRAGMA foreign_keys = ON");
-  await attachPollClock(client, file);
+  await attachCounters(client, file);
   return client;
 }
 
-// The poll clock (lib/init/poll-interval.ts) in a side file next to the database: WAL with
-// synchronous=NORMAL, set for that file alone, so an accepted poll commits without an fsync while
-// every other write keeps SQLITE_SYNCHRONOUS. Its rows are worth nothing after a restart of the
-// machine, so the table is made here, not by a migration.
-async function attachPollClock(client: PrismaClient, file: string): Promise<void> {
-  await client.$executeRawUnsafe("ATTACH DATABASE ? AS polls", `${file}-polls`);
-  await client.$queryRawUnsafe("PRAGMA polls.journal_mode = WAL");
-  await client.$queryRawUnsafe("PRAGMA polls.synchronous = NORMAL");
+// The counters, the poll clock (lib/init/poll-interval.ts) and the rate limits
+// (lib/limits/rate-limit.ts), in a side file next to the database: WAL with synchronous=NORMAL,
+// set for that file alone, so an accepted poll or a counted request commits without an fsync
+// while every other write keeps SQLITE_SYNCHRONOUS. Losing their last commits to a power cut
+// lets at most a few requests through early, so they are not worth a flush each; the tables are
+// made here, not by a migration. Create Init was two flushes (its counter, its row), now one.
+async function attachCounters(client: PrismaClient, file: string): Promise<void> {
+  await client.$executeRawUnsafe("ATTACH DATABASE ? AS counters", countersFile(file));
+  await client.$queryRawUnsafe("PRAGMA counters.journal_mode = WAL");
+  await client.$queryRawUnsafe("PRAGMA counters.synchronous = NORMAL");
   await client.$executeRawUnsafe(
-    'CREATE TABLE IF NOT EXISTS polls."InitPollClock" ("initId" TEXT NOT NULL, "poller" TEXT NOT NULL, "lastPolledAt" INTEGER NOT NULL, PRIMARY KEY ("initId", "poller")) WITHOUT ROWID',
+    'CREATE TABLE IF NOT EXISTS counters."InitPollClock" ("initId" TEXT NOT NULL, "poller" TEXT NOT NULL, "lastPolledAt" INTEGER NOT NULL, PRIMARY KEY ("initId", "poller")) WITHOUT ROWID',
+  );
+  await client.$executeRawUnsafe(
+    'CREATE TABLE IF NOT EXISTS counters."RateLimit" ("key" TEXT NOT NULL PRIMARY KEY, "window" INTEGER NOT NULL, "count" INTEGER NOT NULL) WITHOUT ROWID',
   );
 }
 
@@ -64,6 +69,16 @@ export function db(): Promise<Database> {
 
 /** A table name written into raw SQL as it is: only ever one of our own constants. */
 export const sqlIdentifier = (name: string) => Prisma.raw(name);
+
+/** Values as a comma-separated list of parameters, for `IN (…)` in raw SQL. */
+export const sqlList = (values: readonly string[]) => Prisma.join(values);
+
+/** The tables of counters kept out of the durable-flush path; only raw SQL touches them. */
+export type CounterTable = "InitPollClock" | "RateLimit";
+
+/** A counter table as raw SQL names it: in the attached side file on SQLite, an UNLOGGED table on PostgreSQL. */
+export const counterTable = (name: CounterTable) =>
+  sqlIdentifier(databaseProvider(config().databaseUrl) === "postgresql" ? `"${name}"` : `counters."${name}"`);
 
 /**
  * True for a write rejected by a unique constraint (Prisma's P2002). Both generated clients

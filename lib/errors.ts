@@ -4,6 +4,7 @@
 export const ERROR_CODES = [
   "invalid_request",
   "invalid_json",
+  "duplicate_session_cookie",
   "code_mismatch",
   "unauthorized",
   "invalid_credentials",
@@ -17,11 +18,15 @@ export const ERROR_CODES = [
   "payload_too_large",
   "unsupported_media_type",
   "not_found",
+  "method_not_allowed",
   "slow_down",
   "rate_limited",
   "internal_error",
   "unavailable",
   "key_not_ready",
+  "link_approval_pending",
+  "link_denied",
+  "link_approval_expired",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,6 +1,6 @@
 // @ts-check
-// `npm start`: everything a fresh clone needs before it serves — the dependencies, the Prisma clients, the
-// database's migrations, a production build when the sources are newer than the last one —
+// `npm start`: everything a fresh clone needs before it serves — the dependencies, the Prisma clients, a
+// check of the configuration, the database's migrations, a production build when the sources are newer than the last one —
 // then the server itself. `npm start -- --dev` serves the development build instead.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -58,6 +58,10 @@ async function migrate() {
 }
 
 ensureInstalled();
+// Imported here: zod exists only once ensureInstalled() has run. A bad setting stops npm start
+// with its message before the database is migrated.
+const { checkEnvironmentOrExit } = await import("../lib/runtime/check-environment.mjs");
+checkEnvironmentOrExit(root);
 await migrate();
 if (!dev && buildIsStale()) {
   const build = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {

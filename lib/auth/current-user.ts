@@ -1,14 +1,28 @@
-import { cookies } from "next/headers";
+import { headers } from "next/headers";
 import { cache } from "react";
 import { config } from "../config";
-import { sessionCookieName } from "./session-cookie";
+import { ApiError } from "../errors";
+import { sessionTokenFromCookieHeader } from "./session-cookie";
 import { sessionUser, type SessionUser } from "./sessions";
 
+/** The session of the page being rendered: its person, or null; and whether the browser sent two session cookies. */
+export type PageSession = { user: SessionUser | null; duplicateCookie: boolean };
+
 /**
- * The signed-in person of the page being rendered, or null. Cached per request: the layout and
- * the page both ask, and the session is looked up once.
+ * Read with the routes' own parser (lib/auth/session-cookie.ts), so a page never shows one
+ * person while its forms act as another. Two session cookies: the page is signed out, as every
+ * route refuses such a request (400 duplicate_session_cookie); it shows no form that would then
+ * fail, and says why. Cached per request: the layout and the page both ask.
  */
-export const currentUser = cache(async (): Promise<SessionUser | null> => {
-  const jar = await cookies();
-  return sessionUser(jar.get(sessionCookieName(config()))?.value);
+export const pageSession = cache(async (): Promise<PageSession> => {
+  const jar = await headers();
+  try {
+    return { user: await sessionUser(sessionTokenFromCookieHeader(config(), jar.get("cookie"))), duplicateCookie: false };
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "duplicate_session_cookie") return { user: null, duplicateCookie: true };
+    throw error;
+  }
 });
+
+/** The signed-in person of the page being rendered, or null. */
+export const currentUser = async (): Promise<SessionUser | null> => (await pageSession()).user;

@@ -1,16 +1,29 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-// scrypt, memory-hard: N=2^15, r=8, p=1 (32 MiB and about 50 ms a hash on these machines),
-// a 16-byte salt and a 32-byte key. The parameters are stored with each hash, so they can be
-// raised later without breaking existing passwords.
-const PARAMS = { N: 2 ** 15, r: 8, p: 1 };
+// scrypt, memory-hard, at OWASP's recommended cost: N=2^17, r=8, p=1 (128 MiB and a few hundred
+// ms a hash), a 16-byte salt and a 32-byte key. Each hash is stored as
+// `scrypt$N$r$p$salt$key`, so older hashes (N=2^15 before) still verify with their own
+// parameters, and a sign-in replaces one below today's cost (needsRehash).
+const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
-function derive(password: string, salt: Buffer, params: { N: number; r: number; p: number }): Promise<Buffer> {
+type Params = { N: number; r: number; p: number };
+
+function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
+  // scrypt needs 128·N·r bytes; Node refuses anything above maxmem (32 MiB by default).
   const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r };
   return new Promise((resolve, reject) => {
     scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
   });
+}
+
+type StoredHash = { params: Params; salt: Buffer; key: Buffer };
+
+function parseHash(stored: string): StoredHash | null {
+  const [scheme, n, r, p, salt, key, ...rest] = stored.split("$");
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  if (scheme !== "scrypt" || !salt || !key || rest.length > 0 || ![params.N, params.r, params.p].every((value) => Number.isSafeInteger(value) && value > 0)) return null;
+  return { params, salt: Buffer.from(salt, "base64url"), key: Buffer.from(key, "base64url") };
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -20,11 +33,16 @@ export async function hashPassword(password: string): Promise<string> {
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [scheme, n, r, p, salt, key] = stored.split("$");
-  if (scheme !== "scrypt" || !salt || !key) return false;
-  const expected = Buffer.from(key, "base64url");
-  const actual = await derive(password, Buffer.from(salt, "base64url"), { N: Number(n), r: Number(r), p: Number(p) });
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const hash = parseHash(stored);
+  if (hash === null) return false;
+  const actual = await derive(password, hash.salt, hash.params);
+  return actual.length === hash.key.length && timingSafeEqual(actual, hash.key);
+}
+
+/** Whether a stored hash was made at a lower cost than today's (or cannot be read). */
+export function needsRehash(stored: string): boolean {
+  const hash = parseHash(stored);
+  return hash === null || hash.params.N < PARAMS.N || hash.params.r < PARAMS.r || hash.params.p < PARAMS.p;
 }
 
 // Checked against when the email is unknown, so that a sign-in takes as long either way.

@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { ApiError } from "../errors";
 import { isHttpsOrigin } from "../runtime/request-context.mjs";
 
 // The session cookie holds only a random token; the database keeps its SHA-256
@@ -22,12 +23,23 @@ export function clearedSessionCookie(cfg: Config): string {
   return `${sessionCookieName(cfg)}=; ${cookieAttributes(cfg, 0)}`;
 }
 
-/** The session token a request's Cookie header carries. */
-export function sessionTokenFromHeaders(cfg: Config, headers: Headers): string | undefined {
+/**
+ * The session token a request's Cookie header carries: the one parser of the session cookie, for
+ * routes and pages alike. A browser sends every cookie of that name whose path matches, most
+ * specific first, so a second one (planted with a narrower Path, or a Domain, by someone who can
+ * set this site's cookies) would make "first" and "last" different people. Neither can be
+ * trusted: a request carrying two is refused (issue 14).
+ */
+export function sessionTokenFromCookieHeader(cfg: Config, header: string | null): string | undefined {
   const name = sessionCookieName(cfg);
-  for (const part of (headers.get("cookie") ?? "").split(";")) {
+  let token: string | undefined;
+  for (const part of (header ?? "").split(";")) {
     const separator = part.indexOf("=");
-    if (separator > 0 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
+    if (separator <= 0 || part.slice(0, separator).trim() !== name) continue;
+    if (token !== undefined) throw new ApiError("duplicate_session_cookie", "The request carries two session cookies. Clear this site's cookies and sign in again.");
+    token = part.slice(separator + 1).trim();
   }
-  return undefined;
+  return token;
 }
+
+export const sessionTokenFromHeaders = (cfg: Config, headers: Headers) => sessionTokenFromCookieHeader(cfg, headers.get("cookie"));

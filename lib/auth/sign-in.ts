@@ -1,14 +1,19 @@
 import type { Config } from "../config";
 import { db } from "../db";
 import { ApiError } from "../errors";
-import { addressSubject, assertUnderLimit, consumeRateLimit, countedEvents, recordEvent } from "../limits/rate-limit";
+import { releaseSlot, takeSlot } from "../limits/in-flight";
+import { addressSubject, consumeRateLimit, countedEvents, giveBack, recordEvent } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
 import { unknownUserHash, verifyPassword } from "./passwords";
 import type { Credentials } from "./schemas";
 import { startSession } from "./sessions";
+import { upgradePasswordHash } from "./upgrade-password-hash";
 
 const MAX_SIGN_IN_DELAY_MS = 10_000;
+// How long an attempt may hold its account's in-flight slot beyond its wait: far more than one
+// password hash takes. A crashed instance's slot frees itself after that.
+const PASSWORD_CHECK_BUDGET_MS = 10_000;
 
 /** The wait before an attempt on an account with `failures` recent failures: 0, then 1 s, 2 s, 4 s … 10 s. */
 export function signInDelayMs(failures: number, threshold: number): number {
@@ -19,23 +24,41 @@ export function signInDelayMs(failures: number, threshold: number): number {
  * Signs in with email and password; returns the new session's Set-Cookie value. One message
  * for an unknown email and a wrong password, and the same scrypt work for both. Guessing is
  * slowed per account (a growing wait, never a lockout: the owner can always sign in) and
- * stopped per account and address.
+ * stopped per account and address. Password checks on one account run one at a time across all
+ * instances (each after its wait), so guessing from many addresses at once gains nothing.
  */
 export async function signIn(cfg: Config, credentials: Credentials, origin: RequestOrigin): Promise<string> {
   const rules = limitRules(cfg);
   const address = addressSubject(origin.address);
   // Every attempt counts against its address: each costs a password hash.
   await consumeRateLimit(rules.authPerAddress, address);
-  const accountAndAddress = `${credentials.email} ${address}`;
-  await assertUnderLimit(rules.signInFailuresPerAccountAndAddress, accountAndAddress);
-  const failures = await countedEvents(rules.signInFailuresPerAccount, credentials.email);
-  const delayMs = signInDelayMs(failures, cfg.limits.signInFailuresPer15Minutes);
-  if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-  const prisma = await db();
-  const user = await prisma.user.findUnique({ where: { email: credentials.email }, select: { id: true, passwordHash: true } });
-  const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await unknownUserHash()));
-  if (user !== null && matches) return startSession(cfg, user.id);
-  await recordEvent(rules.signInFailuresPerAccountAndAddress, accountAndAddress);
-  await recordEvent(rules.signInFailuresPerAccount, credentials.email);
+  // A wrong password's unit is taken before the check, so concurrent guesses cannot overshoot.
+  const failureUnit = await consumeRateLimit(rules.signInFailuresPerAccountAndAddress, `${credentials.email} ${address}`);
+  let wrongPassword = false;
+  try {
+    // The slot first, then the failures: a failure recorded by the attempt that held the slot
+    // before is in this attempt's wait.
+    const lease = await takeSlot(rules.signInsInFlightPerAccount, credentials.email, MAX_SIGN_IN_DELAY_MS + PASSWORD_CHECK_BUDGET_MS);
+    try {
+      const failures = await countedEvents(rules.signInFailuresPerAccount, credentials.email);
+      const delayMs = signInDelayMs(failures, cfg.limits.signInFailuresPer15Minutes);
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      const prisma = await db();
+      const user = await prisma.user.findUnique({ where: { email: credentials.email }, select: { id: true, passwordHash: true } });
+      const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await unknownUserHash()));
+      if (user !== null && matches) {
+        await upgradePasswordHash(user.id, user.passwordHash, credentials.password);
+        return await startSession(cfg, user.id);
+      }
+      wrongPassword = true;
+      // Counted before the slot is released, so the next attempt's wait includes this failure.
+      await recordEvent(rules.signInFailuresPerAccount, credentials.email);
+    } finally {
+      await releaseSlot(lease);
+    }
+  } finally {
+    // Only wrong passwords count against the account and address.
+    if (!wrongPassword) await giveBack(failureUnit);
+  }
   throw new ApiError("invalid_credentials", "The email or password is not right.");
 }

@@ -2,7 +2,7 @@ import { sessionTokenFromHeaders } from "../auth/session-cookie";
 import { sessionUser, type SessionUser } from "../auth/sessions";
 import type { Config } from "../config";
 import { ApiError } from "../errors";
-import { verifyLinkBearer, type VerifiedLinkBearer } from "../links/link-bearer";
+import { verifyLinkBearerForPath, type VerifiedLinkBearer } from "../links/link-bearer";
 import { authenticateAccessToken, type AuthenticatedToken } from "../tokens/authenticate-access-token";
 
 // How each operation's caller proves who it is, in one place. The route wrapper runs the mode an
@@ -15,6 +15,12 @@ export type Credentials = {
   session: SessionUser;
   /** An access token (`Authorization: Bearer ilat_…`): Create Project Link. */
   accessToken: AuthenticatedToken;
+  /**
+   * Create Project Link's caller: an access token, or null for a request with no Authorization
+   * at all while LEGACY_LINK_APPROVAL is on (a link approved in the browser; README,
+   * Compatibility with existing clients). With the switch off, exactly `accessToken`.
+   */
+  linkRequest: AuthenticatedToken | null;
   /** A link bearer (`Authorization: Bearer <JWT>`) valid for the route's `projectId`. */
   linkBearer: VerifiedLinkBearer;
   /**
@@ -26,21 +32,32 @@ export type Credentials = {
 
 export type Authentication = keyof Credentials;
 
+/** The modes whose credential is sent as `Authorization: Bearer`: only their 401s carry a Bearer challenge. */
+export const takesBearer = (mode: Authentication): boolean => mode !== "none" && mode !== "session";
+
 export type RawParams = Record<string, string | string[] | undefined>;
 
 type Authenticator<A extends Authentication> = (cfg: Config, headers: Headers, params: RawParams) => Promise<Credentials[A]>;
+
+const BEARER_HEADER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+// Existing clients put the link's `bearer` ("Bearer <JWT>") after their own "Bearer ": one
+// doubled prefix, and nothing looser, is read as the single one (README, Compatibility).
+const DOUBLED_BEARER_HEADER = /^Bearer +Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /**
  * The credential of `Authorization: Bearer <credential>` (RFC 6750 §2.1), or null when the
  * header is absent. A header in any other form is refused rather than ignored.
  */
-function bearerCredential(headers: Headers, onInvalid: () => ApiError): string | null {
+function bearerCredential(headers: Headers, onInvalid: () => ApiError, allowDoubledPrefix = false): string | null {
   const header = headers.get("authorization");
   if (header === null) return null;
-  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header);
+  const match = (allowDoubledPrefix ? DOUBLED_BEARER_HEADER.exec(header) : null) ?? BEARER_HEADER.exec(header);
   if (match === null) throw onInvalid();
   return match[1];
 }
+
+const accessTokenOf = (headers: Headers) =>
+  authenticateAccessToken(bearerCredential(headers, () => new ApiError("invalid_token", "Send the access token as Authorization: Bearer <token>.")));
 
 const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
   none: async () => null,
@@ -49,13 +66,13 @@ const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
     if (user === null) throw new ApiError("unauthorized", "Sign in first.");
     return user;
   },
-  accessToken: async (_cfg, headers) =>
-    authenticateAccessToken(bearerCredential(headers, () => new ApiError("invalid_token", "Send the access token as Authorization: Bearer <token>."))),
+  accessToken: async (_cfg, headers) => accessTokenOf(headers),
+  linkRequest: async (cfg, headers) => (cfg.legacyLinkApproval.enabled && headers.get("authorization") === null ? null : accessTokenOf(headers)),
   linkBearer: async (cfg, headers, params) => {
     const message = "Send the link's bearer as Authorization: Bearer <JWT>.";
-    const jwt = bearerCredential(headers, () => new ApiError("invalid_token", message));
+    const jwt = bearerCredential(headers, () => new ApiError("invalid_token", message), true);
     if (jwt === null) throw new ApiError("unauthorized", message);
-    return verifyLinkBearer(cfg, jwt, typeof params.projectId === "string" ? params.projectId : "");
+    return verifyLinkBearerForPath(cfg, jwt, typeof params.projectId === "string" ? params.projectId : "");
   },
   initSecret: async (_cfg, headers) =>
     bearerCredential(headers, () => new ApiError("invalid_secret", "Send the init's secret as Authorization: Bearer <secret>.")),

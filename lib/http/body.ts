@@ -1,6 +1,8 @@
 import { ApiError } from "../errors";
+import { MAX_REQUEST_BODY_BYTES } from "../runtime/body-limit.mjs";
 
-export const MAX_JSON_BODY_BYTES = 16 * 1024;
+/** The JSON limit is the whole service's: server.mjs refuses a larger declared body before Next reads it. */
+export const MAX_JSON_BODY_BYTES = MAX_REQUEST_BODY_BYTES;
 
 // application/json is the contract; clients that send JSON through fetch() without a type (or
 // with fetch's default text/plain) are accepted too, as long as the body parses.

@@ -1,13 +1,8 @@
-import { isIP } from "node:net";
 import type { Config } from "../config";
+import { canonicalAddress } from "../ip-address";
 import type { RequestOrigin } from "../request-origin";
 import { PEER_ADDRESS_HEADER } from "../runtime/request-context.mjs";
-
-function normalise(address: string): string | null {
-  const trimmed = address.trim();
-  const unmapped = trimmed.toLowerCase().startsWith("::ffff:") && isIP(trimmed.slice(7)) === 4 ? trimmed.slice(7) : trimmed;
-  return isIP(unmapped) ? unmapped : null;
-}
+import { observedText } from "../text";
 
 /**
  * The address a request really came from. With no trusted proxy that is the TCP peer; behind
@@ -19,9 +14,12 @@ export function clientAddress(headers: Headers, trustProxyHops: number): string 
   if (peer === null) return null;
   const chain = [...(headers.get("x-forwarded-for") ?? "").split(",").filter((part) => part.trim() !== ""), peer];
   const index = Math.max(0, chain.length - 1 - trustProxyHops);
-  return normalise(chain[index]);
+  return canonicalAddress(chain[index]);
 }
 
+/** A User-Agent longer than this is cut: it is shown, never parsed. */
+const USER_AGENT_MAX = 300;
+
 export function requestOrigin(cfg: Config, headers: Headers): RequestOrigin {
-  return { address: clientAddress(headers, cfg.trustProxyHops), userAgent: headers.get("user-agent") };
+  return { address: clientAddress(headers, cfg.trustProxyHops), userAgent: observedText(headers.get("user-agent"), USER_AGENT_MAX) };
 }

@@ -8,11 +8,13 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   code_mismatch: "The code was not confirmed or does not match. Check the code in your terminal.",
   init_not_pending: "This request can no longer be approved or denied.",
   unauthorized: "Sign in first.",
+  duplicate_session_cookie: "Your browser sent two session cookies for this site. Clear this site's cookies, then sign in again.",
   cross_site_request: "That form was not sent from this site. Try again from this page.",
   not_found: "That project, request, token or client does not exist.",
   unsupported_media_type: "The form could not be read. Try again.",
   payload_too_large: "The form was too large.",
   rate_limited: "Too many attempts. Wait a few minutes and try again.",
+  link_conflict: "This client is already linked under this iv. It must start again with a new one.",
 };
 
 export function formErrorMessage(code: string | string[] | undefined): string | null {

@@ -8,13 +8,17 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return Response.json(body, { status, headers: { ...API_HEADERS, ...headers } });
 }
 
-/** The JSON answer for an error; `envelope` adds fields a route's contract puts on every failure. */
-export function errorResponse(error: ApiError, envelope: Record<string, unknown> = {}): Response {
+/**
+ * The JSON answer for an error; `envelope` adds fields a route's contract puts on every failure.
+ * `bearerChallenge`: the route takes `Authorization: Bearer`, so its 401 says so (RFC 6750 §3);
+ * a route signed in by the session cookie has no scheme to name and names none.
+ */
+export function errorResponse(error: ApiError, envelope: Record<string, unknown> = {}, bearerChallenge = false): Response {
   const { fields, interval, retryAfterSeconds } = error.extra;
   const status = errorStatus[error.code];
   const headers: Record<string, string> = {};
   if (retryAfterSeconds !== undefined) headers["Retry-After"] = String(retryAfterSeconds);
-  if (status === 401) {
+  if (status === 401 && bearerChallenge) {
     // RFC 6750 §3: a presented but unusable credential is named as such.
     headers["WWW-Authenticate"] = error.code === "invalid_token" ? 'Bearer realm="initlink", error="invalid_token"' : 'Bearer realm="initlink"';
   }

@@ -3,8 +3,8 @@ import { sessionTokenFromHeaders } from "../auth/session-cookie";
 import { config, type Config } from "../config";
 import { ApiError } from "../errors";
 import type { RequestOrigin } from "../request-origin";
-import { REQUEST_ID_HEADER } from "../runtime/request-context.mjs";
-import { authenticate, type Authentication, type Credentials, type RawParams } from "./authenticate";
+import { loggedPath, REQUEST_ID_HEADER } from "../runtime/request-context.mjs";
+import { authenticate, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
 import { discardBody, readFormBody, readJsonBody } from "./body";
 import { requestOrigin } from "./client-address";
 import { preferredWait } from "./prefer";
@@ -84,7 +84,7 @@ async function readBody<B>(request: Request, option: BodyOption<B> | undefined):
 }
 
 function logUnexpectedError(request: Request, error: unknown): void {
-  const line = { level: "error", msg: "unhandled error", request_id: request.headers.get(REQUEST_ID_HEADER), route: new URL(request.url).pathname, error: String(error) };
+  const line = { level: "error", msg: "unhandled error", request_id: request.headers.get(REQUEST_ID_HEADER), route: loggedPath(new URL(request.url).pathname), error: String(error) };
   console.error(JSON.stringify(line));
 }
 
@@ -151,7 +151,7 @@ export function route<A extends Authentication, R, P, B>(
     } catch (error) {
       if (!(error instanceof ApiError)) logUnexpectedError(request, error);
       const known = error instanceof ApiError ? error : new ApiError("internal_error", "Something went wrong on our side. Please try again.");
-      if (!("redirect" in answer)) return errorResponse(known, "stream" in answer ? undefined : answer.errorEnvelope);
+      if (!("redirect" in answer)) return errorResponse(known, "stream" in answer ? undefined : answer.errorEnvelope, takesBearer(options.auth));
       const target = new URL(params === undefined ? "/" : answer.back(params, query()), cfg.appUrl);
       target.searchParams.set("error", known.code);
       return redirectResponse(cfg.appUrl, target.pathname + target.search);

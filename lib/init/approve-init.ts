@@ -4,6 +4,7 @@ import { ApiError } from "../errors";
 import { prepareProjectKey } from "../projects/project-keys";
 import { findOwnedProject } from "../projects/projects";
 import { checkUserCode } from "./code-check";
+import { codeCheckMode } from "./code-check-mode";
 import { publishInitChange } from "./init-events";
 import { NOT_PENDING, pendingInit } from "./init-lifecycle";
 import type { CodeCheck, ProjectChoice } from "./schemas";
@@ -15,7 +16,7 @@ import type { CodeCheck, ProjectChoice } from "./schemas";
  */
 export async function approveInit(cfg: Config, userId: string, initId: string, choice: ProjectChoice, check: CodeCheck): Promise<string> {
   const init = await pendingInit(initId);
-  await checkUserCode(cfg.initCodeCheck, init.id, init.userCode, check);
+  await checkUserCode(codeCheckMode(cfg.initCodeCheck, init.userCodeShown), init.id, init.userCode, check);
   const prisma = await db();
   const now = new Date();
   let projectId: string;

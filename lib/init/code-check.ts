@@ -17,15 +17,42 @@ export async function checkUserCode(mode: Config["initCodeCheck"], initId: strin
     if (!check.confirmed) throw new ApiError("code_mismatch", "Confirm that the code matches the one in your terminal.");
     return;
   }
+  // One attempt is taken before the code is compared, by one conditional update, so at most
+  // MAX_CODE_ATTEMPTS codes are ever compared, however many arrive at once; a right code gives
+  // its attempt back (only wrong codes count).
+  const prisma = await db();
+  const taken = await prisma.init.updateMany({
+    where: { id: initId, status: "pending", codeAttempts: { lt: MAX_CODE_ATTEMPTS } },
+    data: { codeAttempts: { increment: 1 } },
+  });
+  if (taken.count !== 1) throw await noAttemptLeft(initId);
   const expected = Buffer.from(normaliseUserCode(userCode));
   const entered = Buffer.from(normaliseUserCode(check.entered));
-  if (entered.length === expected.length && timingSafeEqual(entered, expected)) return;
+  if (entered.length === expected.length && timingSafeEqual(entered, expected)) {
+    await prisma.init.updateMany({ where: { id: initId, codeAttempts: { gt: 0 } }, data: { codeAttempts: { decrement: 1 } } });
+    return;
+  }
+  // Wrong codes are counted apart from the attempts still being compared, and the count comes
+  // back from the same statement: the fifth wrong code denies, whatever order concurrent codes
+  // are compared in (a right one among them is not a wrong one).
+  const counted = await prisma.$queryRaw<{ wrongCodes: number | bigint }[]>`
+    UPDATE "Init" SET "wrongCodes" = "wrongCodes" + 1 WHERE "id" = ${initId} AND "status" = 'pending' RETURNING "wrongCodes"`;
+  if (counted.length === 1 && Number(counted[0].wrongCodes) < MAX_CODE_ATTEMPTS) {
+    throw new ApiError("code_mismatch", "That code does not match. Check the code in your terminal and type it again.");
+  }
+  const denied = await prisma.init.updateMany({ where: { id: initId, status: "pending" }, data: { status: "denied", decidedAt: new Date() } });
+  throw new ApiError("init_not_pending", denied.count === 1 ? TOO_MANY_WRONG_CODES : "This request is no longer pending.");
+}
+
+const TOO_MANY_WRONG_CODES = "Too many wrong codes: this request has been denied.";
+
+/**
+ * No attempt left: the init is denied (or decided otherwise), or the last attempts are being
+ * compared right now; if one of them is the right code it is given back, so try again shortly.
+ */
+async function noAttemptLeft(initId: string): Promise<ApiError> {
   const prisma = await db();
-  await prisma.init.updateMany({ where: { id: initId, status: "pending" }, data: { codeAttempts: { increment: 1 } } });
-  const denied = await prisma.init.updateMany({
-    where: { id: initId, status: "pending", codeAttempts: { gte: MAX_CODE_ATTEMPTS } },
-    data: { status: "denied", decidedAt: new Date() },
-  });
-  if (denied.count === 1) throw new ApiError("init_not_pending", "Too many wrong codes: this request has been denied.");
-  throw new ApiError("code_mismatch", "That code does not match. Check the code in your terminal and type it again.");
+  const init = await prisma.init.findUnique({ where: { id: initId }, select: { status: true } });
+  if (init?.status === "pending") return new ApiError("rate_limited", "Another code for this request is being checked. Try again in 1 s.", { retryAfterSeconds: 1 });
+  return new ApiError("init_not_pending", init?.status === "denied" ? TOO_MANY_WRONG_CODES : "This request is no longer pending.");
 }

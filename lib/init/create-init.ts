@@ -27,8 +27,6 @@ export const initPageUrl = (cfg: Config, id: string) => `${cfg.appUrl}/init/${id
 /** The prefix of the one-time secret only the creating client learns; secret scanners find it by it. */
 export const INIT_SECRET_PREFIX = "ilsec_";
 
-const USER_AGENT_MAX = 500;
-
 // URLs come from the configured APP_URL only, never from the request's Host.
 export async function createInit(cfg: Config, body: CreateInitBody, origin: RequestOrigin): Promise<CreatedInit> {
   await consumeRateLimit(limitRules(cfg).createInit, addressSubject(origin.address));
@@ -44,8 +42,9 @@ export async function createInit(cfg: Config, body: CreateInitBody, origin: Requ
       senderDevice: body.sender_device,
       senderOs: body.sender_os,
       senderIp: body.sender_ip,
+      userCodeShown: body.user_code_shown,
       observedIp: origin.address,
-      observedUserAgent: origin.userAgent?.slice(0, USER_AGENT_MAX) ?? null,
+      observedUserAgent: origin.userAgent,
       intervalMs: cfg.initIntervalMs,
       createdAt: new Date(now),
       expiresAt: new Date(now + cfg.initLifetimeMs),

@@ -4,14 +4,14 @@ import { ApiError } from "../errors";
 import { publishInitChange } from "./init-events";
 import { NOT_PENDING, pendingInit } from "./init-lifecycle";
 
-/** A signed-in person denies a pending init; one conditional update decides, as for approval. Its waiters hear of it. */
-export async function denyInit(cfg: Config, initId: string): Promise<void> {
+/** A signed-in person denies a pending init; one conditional update decides, as for approval, and records who. Its waiters hear of it. */
+export async function denyInit(cfg: Config, userId: string, initId: string): Promise<void> {
   const init = await pendingInit(initId);
   const prisma = await db();
   const now = new Date();
   const denied = await prisma.init.updateMany({
     where: { id: init.id, status: "pending", expiresAt: { gt: now } },
-    data: { status: "denied", decidedAt: now },
+    data: { status: "denied", deniedById: userId, decidedAt: now },
   });
   if (denied.count === 1) return publishInitChange(cfg, init.id);
   await pendingInit(init.id);

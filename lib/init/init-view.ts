@@ -1,5 +1,6 @@
 import { db } from "../db";
 import { RANDOM_ID_PATTERN } from "../secrets";
+import { addressesDiffer } from "./address-mismatch";
 import { effectiveStatus, type InitStatus } from "./init-lifecycle";
 
 /** What the init page shows of an init: what the client reported and what the server saw. */
@@ -10,12 +11,17 @@ export type InitView = {
   senderOs: string | null;
   senderIp: string | null;
   observedIp: string | null;
+  /** The reported and the observed address are both known and are different addresses. */
+  addressMismatch: boolean;
   status: InitStatus;
   intervalMs: number;
   createdAt: number;
   expiresAt: number;
   userCode: string;
+  /** The client prints the code: Approve needs it typed (lib/init/code-check-mode.ts). */
+  userCodeShown: boolean;
   approvedById: string | null;
+  deniedById: string | null;
   project: { id: string; name: string } | null;
 };
 
@@ -36,13 +42,16 @@ export async function findInitView(id: string): Promise<InitView | null> {
       createdAt: true,
       expiresAt: true,
       userCode: true,
+      userCodeShown: true,
       approvedById: true,
+      deniedById: true,
       project: { select: { id: true, name: true } },
     },
   });
   if (init === null) return null;
   return {
     ...init,
+    addressMismatch: addressesDiffer(init.senderIp, init.observedIp),
     status: effectiveStatus(init.status, init.expiresAt, Date.now()),
     createdAt: init.createdAt.getTime(),
     expiresAt: init.expiresAt.getTime(),

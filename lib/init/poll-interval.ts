@@ -1,6 +1,4 @@
-import type { Config } from "../config";
-import { databaseProvider } from "../database-url";
-import { db, sqlIdentifier } from "../db";
+import { counterTable, db } from "../db";
 import { ApiError } from "../errors";
 
 // RFC 8628 §3.5: a client polling faster than the interval is told to slow down. Only accepted
@@ -12,8 +10,8 @@ import { ApiError } from "../errors";
 //
 // The clock is one row per (init, poller) updated in place, kept out of the durable-flush path:
 // losing it to a power cut lets at most one poll through early, so it is not worth an fsync per
-// accepted poll. On SQLite it lives in a side file attached with synchronous=NORMAL in WAL mode
-// (commits do not fsync; lib/db.ts), on PostgreSQL in an UNLOGGED table (no WAL, no flush).
+// accepted poll. On SQLite it lives in the counters' side file, attached with synchronous=NORMAL
+// in WAL mode (commits do not fsync; lib/db.ts), on PostgreSQL in an UNLOGGED table (no WAL, no flush).
 
 export type Poller = "secret_holder" | "anyone";
 
@@ -21,16 +19,13 @@ export type Poller = "secret_holder" | "anyone";
 // poller's last accepted poll: network jitter must never slow down a client that keeps time.
 export const POLL_TOLERANCE = 0.25;
 
-/** The poll clock's table: in the attached side file on SQLite, a plain (unlogged) table on PostgreSQL. */
-export const pollClockTable = (cfg: Config) => sqlIdentifier(databaseProvider(cfg.databaseUrl) === "postgresql" ? `"InitPollClock"` : `polls."InitPollClock"`);
-
 /**
  * Records an on-time poll, or refuses a fast one with `slow_down`, in one statement (an upsert
  * whose syntax SQLite and PostgreSQL share), so two concurrent polls cannot both pass.
  */
-export async function admitPoll(cfg: Config, initId: string, poller: Poller, intervalMs: number, now: number): Promise<void> {
+export async function admitPoll(initId: string, poller: Poller, intervalMs: number, now: number): Promise<void> {
   const prisma = await db();
-  const table = pollClockTable(cfg);
+  const table = counterTable("InitPollClock");
   const onTimeSince = now - Math.floor(intervalMs * (1 - POLL_TOLERANCE));
   const accepted = await prisma.$executeRaw`
     INSERT INTO ${table} ("initId", "poller", "lastPolledAt") VALUES (${initId}, ${poller}, ${BigInt(now)})
@@ -47,8 +42,8 @@ export async function admitPoll(cfg: Config, initId: string, poller: Poller, int
 }
 
 /** Drops the clocks of inits that no longer exist (the sweep deletes the inits). */
-export async function sweepPollClocks(cfg: Config): Promise<number> {
+export async function sweepPollClocks(): Promise<number> {
   const prisma = await db();
   return prisma.$executeRaw`
-    DELETE FROM ${pollClockTable(cfg)} WHERE NOT EXISTS (SELECT 1 FROM "Init" WHERE "Init"."id" = "InitPollClock"."initId")`;
+    DELETE FROM ${counterTable("InitPollClock")} WHERE NOT EXISTS (SELECT 1 FROM "Init" WHERE "Init"."id" = "InitPollClock"."initId")`;
 }

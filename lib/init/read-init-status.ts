@@ -5,7 +5,7 @@ import { RANDOM_ID_PATTERN } from "../secrets";
 import { watchInit, type InitWatch } from "./init-events";
 import { effectiveStatus, initNotFound, type InitStatus } from "./init-lifecycle";
 import { admitPoll } from "./poll-interval";
-import { assertInitSecret, assertPickupAllowed, pickupExtras, recordPickup, type PickupExtras } from "./token-pickup";
+import { assertInitSecret, pickupExtras, returnPickup, takePickup, type PickupExtras } from "./token-pickup";
 
 // The status resource `GET /api/init/{id}` (the `url` of Create Init), polled by the client and
 // by the init page.
@@ -59,12 +59,15 @@ async function pollInitStatus(cfg: Config, id: string, secret: string | null, he
   if (secret !== null) assertInitSecret(secret, init.secretHash);
   const now = Date.now();
   const status = effectiveStatus(init.status, init.expiresAt, now);
-  const pickup = secret !== null && status === "done";
-  if (pickup) await assertPickupAllowed(cfg, init.id);
+  const pickup = secret !== null && status === "done" ? await takePickup(cfg, init.id) : null;
   // A held request is one poll: admitted by the clock once, here, at its start.
-  await admitPoll(cfg, init.id, secret === null ? "anyone" : "secret_holder", init.intervalMs, now);
+  try {
+    await admitPoll(init.id, secret === null ? "anyone" : "secret_holder", init.intervalMs, now);
+  } catch (error) {
+    if (pickup !== null) await returnPickup(pickup);
+    throw error;
+  }
   if (held !== null && status === "pending") return heldAnswer(cfg, init, secret, held);
-  if (pickup) await recordPickup(cfg, init.id);
   return statusAnswer(cfg, init, status, now, secret);
 }
 
@@ -81,11 +84,7 @@ async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, he
     status = effectiveStatus(init.status, init.expiresAt, now);
   }
   // A client that went away must not spend the one-time token on an answer nobody reads.
-  const pickup = secret !== null && status === "done" && !held.signal.aborted;
-  if (pickup) {
-    await assertPickupAllowed(cfg, init.id);
-    await recordPickup(cfg, init.id);
-  }
+  if (secret !== null && status === "done" && !held.signal.aborted) await takePickup(cfg, init.id);
   return statusAnswer(cfg, init, status, now, secret);
 }
 

@@ -1,4 +1,3 @@
-import { isIP } from "node:net";
 import { z } from "zod";
 import { SENDER_DEVICE_MAX, SENDER_IP_MAX, SENDER_MAX, SENDER_OS_MAX, USER_CODE_INPUT_MAX } from "../field-limits";
 import { projectNameSchema } from "../projects/schemas";
@@ -17,9 +16,15 @@ export const createInitBodySchema = z.object(
     sender: requiredText(SENDER_MAX),
     sender_device: optionalText(SENDER_DEVICE_MAX),
     sender_os: optionalText(SENDER_OS_MAX),
-    sender_ip: optionalText(SENDER_IP_MAX).refine((value) => value === null || isIP(value) !== 0, {
-      error: "must be an IPv4 or IPv6 address",
-    }),
+    // What the client reports: usually an address, but existing clients send "Unknown" when
+    // they have none; the page shows it as reported and compares only an address.
+    sender_ip: optionalText(SENDER_IP_MAX),
+    // Not in SPEC §4.1: a client that prints user_code says so, and Approve then needs the code
+    // typed (lib/init/code-check-mode.ts). Absent or null: a client of the bare specification.
+    user_code_shown: z
+      .boolean({ error: "must be true or false" })
+      .nullish()
+      .transform((value) => value === true),
   },
   { error: "The body must be a JSON object." },
 );

@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import { db } from "../db";
 import { ApiError } from "../errors";
-import { assertUnderLimit, recordEvent } from "../limits/rate-limit";
+import { consumeRateLimit, giveBack, type TakenUnit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import { secretMatchesHash } from "../secrets";
 import { deleteAccessToken, issueProjectAccessToken } from "../tokens/issue-access-token";
@@ -23,14 +23,17 @@ export function assertInitSecret(presented: string, storedHash: string): void {
   if (!secretMatchesHash(presented, storedHash)) throw new ApiError("invalid_secret", "The secret does not belong to this init.");
 }
 
-/** Pickups are limited per init, on top of the interval: a 429 once the window is full. */
-export async function assertPickupAllowed(cfg: Config, initId: string): Promise<void> {
-  await assertUnderLimit(limitRules(cfg).pickupsPerInit, initId);
+/**
+ * Pickups are limited per init, on top of the interval: a unit is taken before anything else is
+ * decided (a 429 once the window is full, writing nothing), so concurrent pickups never overshoot.
+ */
+export async function takePickup(cfg: Config, initId: string): Promise<TakenUnit> {
+  return consumeRateLimit(limitRules(cfg).pickupsPerInit, initId);
 }
 
-/** Counts a pickup once the poll clock has accepted it: a request refused by either rule writes nothing. */
-export async function recordPickup(cfg: Config, initId: string): Promise<void> {
-  await recordEvent(limitRules(cfg).pickupsPerInit, initId);
+/** A pickup refused afterwards (the poll clock's slow_down) does not count: its unit goes back. */
+export async function returnPickup(unit: TakenUnit): Promise<void> {
+  await giveBack(unit);
 }
 
 /**

@@ -1,36 +1,60 @@
 import { isIP } from "node:net";
-import { db } from "../db";
+import { counterTable, db } from "../db";
 import { ApiError } from "../errors";
 
 // Abuse limits: fixed-window counters in the database, so that every instance counts against
-// the same limit. Conditional statements in SQL that SQLite and PostgreSQL share count a
-// request only while there is room: a refused request writes nothing.
+// the same limit; in the counters' table, kept out of the durable-flush path (lib/db.ts). Conditional statements in SQL that SQLite and PostgreSQL share take a unit
+// before the work, only while there is room (a refused request writes nothing), so concurrent
+// requests never overshoot; a request the rules do not count gives its unit back afterwards.
 
 export type RateLimit = { name: string; limit: number; windowMs: number };
 
-/**
- * Counts one event of `subject` against `rule` if the current window has room; false, writing
- * nothing, if it has not. Either the counter of the current window goes up while under the
- * limit, or a counter of an older window (or none) starts again at 1. A counter of a newer
- * window (another instance's clock a little ahead) is counted in, so skewed clocks cannot reset
- * it. Both statements are conditional, so concurrent requests never overshoot the limit.
- */
-async function countIfRoom(rule: RateLimit, subject: string, window: number): Promise<boolean> {
+/** A unit taken from a window, to give back if the rules say the request does not count after all. */
+export type TakenUnit = {
+  key: string;
+  window: number;
+  /** The counter of an ended window that taking this unit replaced, restored if the unit goes back. */
+  replaced: { window: bigint; count: number } | null;
+};
+
+/** The counter of `key`, if there is one. */
+async function readCounter(key: string): Promise<{ window: bigint; count: number } | null> {
   const prisma = await db();
+  const rows = await prisma.$queryRaw<{ window: bigint | number; count: bigint | number }[]>`
+    SELECT "window", "count" FROM ${counterTable("RateLimit")} WHERE "key" = ${key}`;
+  return rows.length === 1 ? { window: BigInt(rows[0].window), count: Number(rows[0].count) } : null;
+}
+
+/**
+ * Takes one unit of `subject` against `rule` if the current window has room; null, writing
+ * nothing, if it has not. Either the counter of the current window goes up while under the
+ * limit, or a counter starts at 1: a new one, or in place of one of an ended window (which the
+ * unit remembers). A counter of a newer window (another instance's clock a little ahead) is
+ * counted in, so skewed clocks cannot reset it. Every statement is conditional, so concurrent
+ * requests never overshoot the limit.
+ */
+async function takeIfRoom(rule: RateLimit, subject: string, window: number): Promise<TakenUnit | null> {
+  const prisma = await db();
+  const table = counterTable("RateLimit");
   const key = `${rule.name}:${subject}`;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const counted = await prisma.$executeRaw`
-      UPDATE "RateLimit" SET "count" = "count" + 1
-      WHERE "key" = ${key} AND "window" >= ${window} AND "count" < ${rule.limit}`;
-    if (counted === 1) return true;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const counted = await prisma.$queryRaw<{ window: bigint | number }[]>`
+      UPDATE ${table} SET "count" = "count" + 1
+      WHERE "key" = ${key} AND "window" >= ${window} AND "count" < ${rule.limit} RETURNING "window"`;
+    if (counted.length === 1) return { key, window: Number(counted[0].window), replaced: null };
     const started = await prisma.$executeRaw`
-      INSERT INTO "RateLimit" ("key", "window", "count") VALUES (${key}, ${window}, 1)
-      ON CONFLICT ("key") DO UPDATE SET "window" = excluded."window", "count" = 1
-      WHERE "RateLimit"."window" < excluded."window"`;
-    if (started === 1) return true;
-    // Neither: the window is full, or a concurrent request started it first; look once more.
+      INSERT INTO ${table} ("key", "window", "count") VALUES (${key}, ${window}, 1) ON CONFLICT ("key") DO NOTHING`;
+    if (started === 1) return { key, window, replaced: null };
+    const row = await readCounter(key);
+    if (row !== null && Number(row.window) >= window && row.count >= rule.limit) return null;
+    if (row !== null && Number(row.window) < window) {
+      const restarted = await prisma.$executeRaw`
+        UPDATE ${table} SET "window" = ${window}, "count" = 1 WHERE "key" = ${key} AND "window" = ${row.window} AND "count" = ${row.count}`;
+      if (restarted === 1) return { key, window, replaced: row };
+    }
+    // A concurrent request changed the counter between two statements: look once more.
   }
-  return false;
+  return null;
 }
 
 function tooMany(rule: RateLimit, window: number, now: number): ApiError {
@@ -41,31 +65,74 @@ function tooMany(rule: RateLimit, window: number, now: number): ApiError {
 }
 
 /**
- * Counts one request of `subject` against `rule`; over the limit, a 429 with Retry-After (the
- * end of the window). Call it after validating the request, so malformed requests cost nothing.
+ * Takes one unit of `subject`'s current window before the work it pays for; over the limit, a
+ * 429 with Retry-After (the end of the window), writing nothing. Call it after validating the
+ * request, so malformed requests cost nothing.
  */
-export async function consumeRateLimit(rule: RateLimit, subject: string): Promise<void> {
+export async function consumeRateLimit(rule: RateLimit, subject: string): Promise<TakenUnit> {
   const now = Date.now();
   const window = Math.floor(now / rule.windowMs);
-  if (!(await countIfRoom(rule, subject, window))) throw tooMany(rule, window, now);
+  const unit = await takeIfRoom(rule, subject, window);
+  if (unit === null) throw tooMany(rule, window, now);
+  return unit;
+}
+
+/**
+ * Gives a taken unit back, for a request the rules do not count (a refused link, a correct
+ * password): only to the window it was taken from, never below zero. A counter the unit started
+ * goes back to what it replaced (an ended window's counter, or none), so a request that ends up
+ * not counting leaves the table as it found it. Conditional statements: a concurrent change
+ * between them is looked at once more.
+ */
+export async function giveBack(unit: TakenUnit): Promise<void> {
+  const prisma = await db();
+  const table = counterTable("RateLimit");
+  if (unit.replaced !== null) {
+    const restored = await prisma.$executeRaw`
+      UPDATE ${table} SET "window" = ${unit.replaced.window}, "count" = ${unit.replaced.count}
+      WHERE "key" = ${unit.key} AND "window" = ${unit.window} AND "count" = 1`;
+    if (restored === 1) return;
+  }
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const lowered = await prisma.$executeRaw`
+      UPDATE ${table} SET "count" = "count" - 1 WHERE "key" = ${unit.key} AND "window" = ${unit.window} AND "count" > 1`;
+    if (lowered === 1) return;
+    const deleted = await prisma.$executeRaw`
+      DELETE FROM ${table} WHERE "key" = ${unit.key} AND "window" = ${unit.window} AND "count" = 1`;
+    if (deleted === 1) return;
+    const row = await readCounter(unit.key);
+    if (row === null || Number(row.window) !== unit.window) return;
+  }
+}
+
+/** Runs `work` with a unit of `subject` taken first, given back if it throws: only answered requests count. */
+export async function countedUnlessRefused<T>(rule: RateLimit, subject: string, work: () => Promise<T>): Promise<T> {
+  const unit = await consumeRateLimit(rule, subject);
+  try {
+    return await work();
+  } catch (error) {
+    await giveBack(unit);
+    throw error;
+  }
 }
 
 /** Counts one event (a failed sign-in, say) without refusing anything; a full window stays full. */
 export async function recordEvent(rule: RateLimit, subject: string): Promise<void> {
-  await countIfRoom(rule, subject, Math.floor(Date.now() / rule.windowMs));
+  await takeIfRoom(rule, subject, Math.floor(Date.now() / rule.windowMs));
 }
 
 /** The events of `subject` counted in the current window, without counting one. */
 export async function countedEvents(rule: RateLimit, subject: string): Promise<number> {
-  const prisma = await db();
-  const row = await prisma.rateLimit.findUnique({ where: { key: `${rule.name}:${subject}` }, select: { window: true, count: true } });
+  const row = await readCounter(`${rule.name}:${subject}`);
   return row !== null && Number(row.window) >= Math.floor(Date.now() / rule.windowMs) ? row.count : 0;
 }
 
-/** A 429 if `subject` already has `rule.limit` events in the current window. */
-export async function assertUnderLimit(rule: RateLimit, subject: string): Promise<void> {
-  const now = Date.now();
-  if ((await countedEvents(rule, subject)) >= rule.limit) throw tooMany(rule, Math.floor(now / rule.windowMs), now);
+/** Deletes the counters of `rule` whose window ended before `now`'s (lib/maintenance/sweep.ts). */
+export async function sweepEndedWindows(rule: RateLimit, now: number): Promise<number> {
+  const prisma = await db();
+  // Rule names are our own constants, free of LIKE's wildcards.
+  return prisma.$executeRaw`
+    DELETE FROM ${counterTable("RateLimit")} WHERE "key" LIKE ${`${rule.name}:%`} AND "window" < ${Math.floor(now / rule.windowMs)}`;
 }
 
 /** The subject of a per-address limit: IPv4 addresses one by one, IPv6 by /64 (one host's usual share). */

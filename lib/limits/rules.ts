@@ -15,7 +15,9 @@ export function limitRules(cfg: Config) {
     authPerAddress: { name: "auth-address", limit: limits.signInPerAddressPerMinute, windowMs: MINUTE_MS },
     /**
      * Failed sign-ins per account and address: past the limit that address may not try that
-     * account again in the window. Someone else's failures never lock a person out.
+     * account again in the window. Someone else's failures never lock a person out. A unit is
+     * taken before the password is checked and given back if it was right, so at most this many
+     * wrong passwords are ever checked, concurrent attempts included.
      */
     signInFailuresPerAccountAndAddress: { name: "sign-in-failures-account-address", limit: limits.signInFailuresPer15Minutes, windowMs: 15 * MINUTE_MS },
     /**
@@ -24,11 +26,23 @@ export function limitRules(cfg: Config) {
      * The limit only caps the counter.
      */
     signInFailuresPerAccount: { name: "sign-in-failures-account", limit: 1_000_000, windowMs: 15 * MINUTE_MS },
-    /** Create Project Link, per access token. */
+    /**
+     * Sign-in attempts in flight per account (a lease each, lib/limits/in-flight.ts): password
+     * checks on one account run one at a time across all instances, each after its wait, so
+     * the wait limits guesses per second and not only the latency of each guess.
+     */
+    signInsInFlightPerAccount: { name: "sign-in-in-flight", limit: limits.signInsAtOncePerAccount, windowMs: 1 },
+    /**
+     * New link requests waiting for a browser approval (LEGACY_LINK_APPROVAL), per client
+     * address: each one writes a row, as Create Init does, so it counts as much.
+     */
+    linkApprovalRequests: { name: "link-approval-address", limit: limits.createInitPerMinute, windowMs: MINUTE_MS },
+    /** Create Project Link, per access token; a refused request gives its unit back. */
     linksPerToken: { name: "links-token", limit: limits.linksPerTokenPerMinute, windowMs: MINUTE_MS },
     /**
-     * Token pickups, per init: status requests with the secret once the init is done. Polls
-     * while pending are governed by the interval alone, so a client that keeps time is never refused.
+     * Token pickups, per init: status requests with the secret once the init is done, taken
+     * before the poll clock is asked and given back if it says slow_down. Polls while pending
+     * are governed by the interval alone, so a client that keeps time is never refused.
      */
     pickupsPerInit: { name: "pickups-init", limit: limits.pickupsPerInitPerMinute, windowMs: MINUTE_MS },
   } satisfies Record<string, RateLimit>;

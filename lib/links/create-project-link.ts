@@ -1,11 +1,12 @@
 import type { Config } from "../config";
 import { db, isUniqueViolation } from "../db";
 import { ApiError } from "../errors";
-import { assertUnderLimit, recordEvent } from "../limits/rate-limit";
+import { countedUnlessRefused } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import { projectPublicKey } from "../projects/project-keys";
 import type { RequestOrigin } from "../request-origin";
-import { RANDOM_ID_PATTERN, randomId } from "../secrets";
+import { resolveProjectId } from "../projects/resolve-project";
+import { randomId } from "../secrets";
 import { recordTokenUse, type AuthenticatedToken } from "../tokens/authenticate-access-token";
 import { signLinkBearer } from "./link-bearer";
 
@@ -14,19 +15,16 @@ import { signLinkBearer } from "./link-bearer";
 // repeating the request gets the same link (with a fresh bearer), so retries are safe; another
 // token asking for the same (project, iv) is refused.
 
-const USER_AGENT_MAX = 300;
-
 /** The success answer of Create Project Link. */
 export type LinkAnswer = { success: true; bearer: string; public: string; public_fingerprint: string; link_id: string; expires_at: number };
 
 const projectNotReached = () => new ApiError("not_found", "No project with this id exists, or the access token does not reach it.");
 
+// The path may name the project by the id of an init approved into it (README, Compatibility).
 async function reachableProjectId(token: AuthenticatedToken, projectId: string): Promise<string> {
-  if (!RANDOM_ID_PATTERN.test(projectId) || (token.projectId !== null && token.projectId !== projectId)) throw projectNotReached();
-  const prisma = await db();
-  const project = await prisma.project.findFirst({ where: { id: projectId, ownerId: token.userId }, select: { id: true } });
-  if (project === null) throw projectNotReached();
-  return project.id;
+  const project = await resolveProjectId(projectId, token.userId);
+  if (project === null || (token.projectId !== null && token.projectId !== project)) throw projectNotReached();
+  return project;
 }
 
 type ExistingLink = { id: string; accessTokenId: string; revokedAt: Date | null };
@@ -45,15 +43,12 @@ export async function createProjectLink(cfg: Config, token: AuthenticatedToken, 
   const select = { id: true, accessTokenId: true, revokedAt: true };
   const existing = await prisma.projectLink.findUnique({ where, select });
   const retriedLinkId = existing === null ? null : reuse(existing, token);
-  const linksPerToken = limitRules(cfg).linksPerToken;
-  // Counted only once the link is made or reused: a request that loses the race for this
-  // (project, iv) to another token is refused with a 409 and must write nothing.
-  await assertUnderLimit(linksPerToken, token.id);
-  // Never a link without a key: this waits for a key still being generated.
-  const key = await projectPublicKey(cfg, project);
+  // A unit is taken before the work, so concurrent requests never overshoot, and given back if
+  // the request is refused after all (it lost the race for this (project, iv) to another token:
+  // 409; the key is not ready: 503): only links made or reused count.
   const newLink = async (): Promise<string> => {
     try {
-      const data = { id: randomId(), projectId: project, iv, accessTokenId: token.id, userAgent: origin.userAgent?.slice(0, USER_AGENT_MAX) ?? null, createdAt: new Date() };
+      const data = { id: randomId(), projectId: project, iv, accessTokenId: token.id, userAgent: origin.userAgent, createdAt: new Date() };
       return (await prisma.projectLink.create({ data, select: { id: true } })).id;
     } catch (error) {
       // A concurrent request made the link first: the unique (project, iv) decides.
@@ -61,12 +56,15 @@ export async function createProjectLink(cfg: Config, token: AuthenticatedToken, 
       return reuse(await prisma.projectLink.findUniqueOrThrow({ where, select }), token);
     }
   };
-  const linkId = retriedLinkId ?? (await newLink());
-  await recordEvent(linksPerToken, token.id);
+  const { key, linkId } = await countedUnlessRefused(limitRules(cfg).linksPerToken, token.id, async () => {
+    // Never a link without a key: this waits for a key still being generated.
+    const publicKey = await projectPublicKey(cfg, project);
+    return { key: publicKey, linkId: retriedLinkId ?? (await newLink()) };
+  });
   await recordTokenUse(token.id);
   // A bearer never outlives the access token that made it.
   const lifetimeEnd = Date.now() + cfg.linkLifetimeMs;
   const expiresAt = new Date(token.expiresAt === null ? lifetimeEnd : Math.min(lifetimeEnd, token.expiresAt.getTime()));
-  const bearer = await signLinkBearer(cfg, { linkId, projectId: project, expiresAt });
+  const bearer = await signLinkBearer(cfg, { linkId, projectId: project, clientId: token.id, expiresAt });
   return { success: true, bearer: `Bearer ${bearer}`, public: key.pem, public_fingerprint: key.fingerprint, link_id: linkId, expires_at: Math.floor(expiresAt.getTime() / 1000) * 1000 };
 }

@@ -1,18 +1,21 @@
 import type { KeyObject } from "node:crypto";
-import { errors as joseErrors, jwtVerify, SignJWT, type JWTHeaderParameters } from "jose";
+import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT, type JWTHeaderParameters } from "jose";
 import type { Config } from "../config";
 import { ApiError } from "../errors";
+import { resolveProjectId } from "../projects/resolve-project";
 import { randomId } from "../secrets";
-import { LINK_JWT_ALGORITHM, publishedKeys, signingKey } from "./signing-keys";
+import { LINK_JWT_ALGORITHM, publishedKeys, recordSignature, signingKey } from "./signing-keys";
 
 // The link bearer: a JWT (RFC 7519) signed by the service, naming one link (`sub`) of one
-// project (`aud`, `project_id`). Its holder reads the project at GET /api/projects/{id}.
+// project (`aud`, `project_id`) and, as RFC 9068 §2.2 requires, the client it was issued to
+// (`client_id`: the id of the access token that made the link). Its holder reads the project at
+// GET /api/projects/{id}.
 
 // RFC 9068's media type for JWT access tokens: a verifier can tell a link bearer from any other
 // JWT signed by the same keys.
 export const LINK_JWT_TYPE = "at+jwt";
 
-export type LinkClaims = { linkId: string; projectId: string; expiresAt: Date };
+export type LinkClaims = { linkId: string; projectId: string; clientId: string; expiresAt: Date };
 
 /** A bearer whose signature and claims hold for the project it was presented for. */
 export type VerifiedLinkBearer = { linkId: string; projectId: string; expiresAt: number };
@@ -22,7 +25,9 @@ export const linkAudience = (cfg: Config, projectId: string) => `${cfg.appUrl}/a
 
 export async function signLinkBearer(cfg: Config, claims: LinkClaims): Promise<string> {
   const key = await signingKey(cfg);
-  return new SignJWT({ project_id: claims.projectId })
+  // Recorded before the bearer exists: the key stays published for as long as the bearer lives.
+  await recordSignature(key.kid, claims.expiresAt);
+  return new SignJWT({ project_id: claims.projectId, client_id: claims.clientId })
     .setProtectedHeader({ alg: LINK_JWT_ALGORITHM, kid: key.kid, typ: LINK_JWT_TYPE })
     .setIssuer(cfg.appUrl)
     .setAudience(linkAudience(cfg, claims.projectId))
@@ -33,10 +38,10 @@ export async function signLinkBearer(cfg: Config, claims: LinkClaims): Promise<s
     .sign(key.privateKey);
 }
 
-async function verificationKey(cfg: Config, header: JWTHeaderParameters): Promise<KeyObject> {
+async function verificationKey(header: JWTHeaderParameters): Promise<KeyObject> {
   const find = (keys: { kid: string; publicKey: KeyObject }[]) => keys.find((key) => key.kid === header.kid);
   // A kid this process has not seen may be another instance's new key: look once more.
-  const key = find(await publishedKeys(cfg)) ?? find(await publishedKeys(cfg, "recheck"));
+  const key = find(await publishedKeys()) ?? find(await publishedKeys("recheck"));
   if (key === undefined) throw new ApiError("invalid_token", "The bearer token was not signed by a key of this service.");
   return key.publicKey;
 }
@@ -44,9 +49,9 @@ async function verificationKey(cfg: Config, header: JWTHeaderParameters): Promis
 const invalidBearer = () => new ApiError("invalid_token", "The bearer token is not valid for this project.");
 
 /** The link and expiry (ms) of a valid bearer for `projectId`; anything else is a 401. */
-export async function verifyLinkBearer(cfg: Config, jwt: string, projectId: string): Promise<VerifiedLinkBearer> {
+async function verifyLinkBearer(cfg: Config, jwt: string, projectId: string): Promise<VerifiedLinkBearer> {
   try {
-    const { payload } = await jwtVerify(jwt, (header) => verificationKey(cfg, header), {
+    const { payload } = await jwtVerify(jwt, verificationKey, {
       algorithms: [LINK_JWT_ALGORITHM],
       typ: LINK_JWT_TYPE,
       issuer: cfg.appUrl,
@@ -61,4 +66,26 @@ export async function verifyLinkBearer(cfg: Config, jwt: string, projectId: stri
     if (error instanceof joseErrors.JOSEError) throw invalidBearer();
     throw error;
   }
+}
+
+/** The `project_id` a JWT claims, unverified: only a hint of which project to verify it for. */
+function claimedProjectId(jwt: string): unknown {
+  try {
+    return decodeJwt(jwt).project_id;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * verifyLinkBearer for the project a path names, which an existing client may name by the id of
+ * an init approved into it (lib/projects/resolve-project.ts). A bearer naming the path's own id,
+ * the usual case, costs no lookup; the bearer is always verified for the project it names.
+ */
+export async function verifyLinkBearerForPath(cfg: Config, jwt: string, pathProjectId: string): Promise<VerifiedLinkBearer> {
+  const claimed = claimedProjectId(jwt);
+  // Verified first: a forged or garbage bearer costs no database read.
+  const verified = await verifyLinkBearer(cfg, jwt, typeof claimed === "string" ? claimed : pathProjectId);
+  if (verified.projectId !== pathProjectId && (await resolveProjectId(pathProjectId)) !== verified.projectId) throw invalidBearer();
+  return verified;
 }

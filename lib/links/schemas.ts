@@ -11,3 +11,8 @@ export const createLinkParamsSchema = z.object({ projectId: z.string(), iv: ivSc
 export const projectParamsSchema = z.object({ projectId: z.string() });
 
 export const revokeLinkParamsSchema = z.object({ id: z.string(), linkId: z.string() });
+
+/** The browser approval of a link (README, Compatibility): /projects/{id}/link/{iv}. */
+export const linkApprovalParamsSchema = z.object({ id: z.string(), iv: ivSchema });
+
+export const isLinkIv = (value: string) => ivSchema.safeParse(value).success;

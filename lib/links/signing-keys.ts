@@ -7,8 +7,9 @@ import { randomId } from "../secrets";
 
 // The service's JWT signing keys: Ed25519 (alg EdDSA), newest signs. The maintenance timer
 // (lib/maintenance/maintenance.ts) gives a key older than SIGNING_KEY_ROTATION_DAYS a successor;
-// the one it replaced stays published (and accepted) until every bearer it could have signed
-// has expired. Requests only read keys: a GET never writes one.
+// the one it replaced stays published (and accepted) until every bearer it actually signed has
+// expired: each signing records its bearer's expiry on the key (`signedUntil`), so the rule holds
+// whatever LINK_LIFETIME_DAYS says later. Requests only read keys: a GET never writes one.
 
 export const LINK_JWT_ALGORITHM = "EdDSA";
 
@@ -22,6 +23,7 @@ type SigningKey = {
   kid: string;
   generation: number;
   createdAt: Date;
+  signedUntil: Date | null;
   publicJwk: JWK;
   publicKey: KeyObject;
   sealedPrivateKey: string;
@@ -42,6 +44,7 @@ async function loadKeys(): Promise<SigningKey[]> {
       kid: row.kid,
       generation: row.generation,
       createdAt: row.createdAt,
+      signedUntil: row.signedUntil,
       publicJwk,
       publicKey: createPublicKey({ key: publicJwk, format: "jwk" }),
       sealedPrivateKey: row.privateKeySealed,
@@ -142,17 +145,41 @@ export async function prepareSigningKey(cfg: Config): Promise<void> {
   for (const key of await keySet("reload")) privateKeyOf(cfg, key);
 }
 
+// A recorded expiry is rounded up to the hour: a key is published up to an hour longer than it
+// must be, and a process writes it about once an hour rather than once per bearer.
+const SIGNED_UNTIL_STEP_MS = 3_600_000;
+/** kid → the signedUntil this process knows is stored (the stored value only ever grows). */
+const recordedUntil = new Map<string, number>();
+
 /**
- * Keys that verify: the newest, and each older one until its successor has been signing for
- * longer than a bearer lives (plus the times in which the older key may still sign here or in
- * another instance's cache).
+ * Records that `kid` signed a bearer expiring at `expiresAt`, before the bearer is handed out:
+ * one update that only ever raises the stored value (GREATEST), so concurrent signers in any
+ * process cannot lower it.
  */
-export async function publishedKeys(cfg: Config, mode: "cached" | "recheck" = "cached"): Promise<{ kid: string; publicJwk: JWK; publicKey: KeyObject }[]> {
+export async function recordSignature(kid: string, expiresAt: Date): Promise<void> {
+  const until = Math.ceil(expiresAt.getTime() / SIGNED_UNTIL_STEP_MS) * SIGNED_UNTIL_STEP_MS;
+  if ((recordedUntil.get(kid) ?? 0) >= until) return;
+  const prisma = await db();
+  const signedUntil = new Date(until);
+  await prisma.signingKey.updateMany({ where: { kid, OR: [{ signedUntil: null }, { signedUntil: { lt: signedUntil } }] }, data: { signedUntil } });
+  recordedUntil.set(kid, until);
+}
+
+// After its successor appears, a key may still sign for as long as verifiers may cache the JWK
+// Set plus an instance's cached key set; another instance's copy of its signedUntil may lag by
+// one cache time more.
+const SIGNING_WINDOW_MS = JWKS_MAX_AGE_SECONDS * 1000 + 2 * KEY_SET_CACHE_MS;
+
+/**
+ * Keys that verify: the newest; each older one while it may still sign, and then until the
+ * latest expiry of a bearer it signed.
+ */
+export async function publishedKeys(mode: "cached" | "recheck" = "cached"): Promise<{ kid: string; publicJwk: JWK; publicKey: KeyObject }[]> {
   const keys = await keySet(mode);
   const now = Date.now();
-  const graceMs = JWKS_MAX_AGE_SECONDS * 1000 + KEY_SET_CACHE_MS + cfg.linkLifetimeMs;
-  return keys.filter((_key, index) => {
+  return keys.filter((key, index) => {
     const successor = keys[index - 1];
-    return successor === undefined || successor.createdAt.getTime() + graceMs > now;
+    if (successor === undefined || successor.createdAt.getTime() + SIGNING_WINDOW_MS > now) return true;
+    return key.signedUntil !== null && key.signedUntil.getTime() > now;
   });
 }

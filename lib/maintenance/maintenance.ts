@@ -19,7 +19,7 @@ export function startMaintenance(cfg: Config): void {
   const run = () => {
     runMaintenance(cfg)
       .then((removed) => {
-        if (removed.inits + removed.pollClocks + removed.sessions + removed.rateLimits > 0) console.log(JSON.stringify({ level: "info", msg: "swept", ...removed }));
+        if (Object.values(removed).some((count) => count > 0)) console.log(JSON.stringify({ level: "info", msg: "swept", ...removed }));
       })
       .catch((error: unknown) => console.error(JSON.stringify({ level: "error", msg: "maintenance failed", error: String(error) })));
   };

@@ -12,3 +12,14 @@ export const isHttpsOrigin = (appUrl) => appUrl.trim().toLowerCase().startsWith(
 
 /** The Content-Security-Policy of every API answer (set by server.mjs): JSON loads nothing. */
 export const API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/**
+ * A request's path as logged: without its query, and with a link's iv cut to its first 8
+ * characters, since with LEGACY_LINK_APPROVAL whoever knows (project, iv) between approval and
+ * claim gets the link. @param {string} url the request target or pathname
+ */
+export function loggedPath(url) {
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  return path.includes("/link/") ? path.replace(/(\/link\/[^/]{8})[^/]+/, "$1…") : path;
+}

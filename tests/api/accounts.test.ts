@@ -20,7 +20,7 @@ describe("sign up, sign in, sign out", () => {
     expect(cookie).toMatch(new RegExp(`^${COOKIE_NAME}=[A-Za-z0-9_-]{43}; Path=/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$`));
     const prisma = await db();
     const user = await prisma.user.findUniqueOrThrow({ where: { email: "ada@example.com" } });
-    expect(user.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(user.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
     const token = sessionTokenOf(response)!;
     const session = await prisma.session.findFirstOrThrow({ where: { userId: user.id } });
     expect(session.tokenHash).toBe(hashSecret(token));

@@ -9,6 +9,7 @@ import { hashSecret } from "@/lib/secrets";
 import { createAccessToken } from "@/lib/tokens/issue-access-token";
 import { revokeAccessToken } from "@/lib/tokens/manage-access-tokens";
 import { approvedClient, createLink, getProject, linked, linkSnapshot, publishedJwks, randomIv, withToken } from "../helpers/links";
+import { rateLimitCounters } from "../helpers/api";
 
 const APP_URL = "https://initlink.test";
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
@@ -68,6 +69,7 @@ describe("Create Project Link", () => {
       aud: `${APP_URL}/api/projects/${client.projectId}`,
       sub: link.link_id,
       project_id: client.projectId,
+      client_id: expect.any(String),
       iat: expect.any(Number),
       exp: link.expires_at / 1000,
       jti: expect.any(String),
@@ -126,7 +128,8 @@ describe("Create Project Link", () => {
     }
     const prisma = await db();
     const tokens = await prisma.accessToken.findMany({ where: { userId: client.userId }, select: { id: true } });
-    const counters = await prisma.rateLimit.findMany({ where: { key: { in: tokens.map((token) => `links-token:${token.id}`) } } });
+    const keys = new Set(tokens.map((token) => `links-token:${token.id}`));
+    const counters = (await rateLimitCounters("links-token:")).filter((counter) => keys.has(counter.key));
     expect(counters.reduce((sum, counter) => sum + counter.count, 0)).toBe(rounds);
   });
 
@@ -323,7 +326,7 @@ describe("GET /api/projects/{projectId} with a link bearer", () => {
     const client = await approvedClient();
     const link = await linked(client.projectId, client.accessToken);
     const { signLinkBearer } = await import("@/lib/links/link-bearer");
-    const expired = await signLinkBearer(config(), { linkId: link.link_id, projectId: client.projectId, expiresAt: new Date(Date.now() - 1000) });
+    const expired = await signLinkBearer(config(), { linkId: link.link_id, projectId: client.projectId, clientId: "AAAAAAAAAAAAAAAAAAAAAA", expiresAt: new Date(Date.now() - 1000) });
     expect(expired).toMatch(JWT_SHAPE);
     const response = await getProject(client.projectId, { authorization: `Bearer ${expired}` });
     expect(response.status).toBe(401);

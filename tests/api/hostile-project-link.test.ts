@@ -19,6 +19,7 @@ import {
   credentialArb,
   declaredLengthArb,
   encodeSegment,
+  expectSuccesses,
   hexText,
   ivArb,
   jsonBodyArb,
@@ -36,6 +37,11 @@ import {
 // Hostile input, property-based (issue 5): generated project ids, ivs, bearer values, bodies and
 // headers thrown at Create Project Link and at the link bearer's project resource. Seed, number
 // of runs and the documented answers: tests/property/hostile.ts.
+
+/** Links answered (200) of the 1,000 requests, about half the fixed seed's count: a route that refuses everything must fail the property. */
+const MIN_LINKED = 75;
+/** Project reads (200) of the 1,000 requests, about half the fixed seed's count: a route that refuses everything must fail the property. */
+const MIN_READ = 100;
 
 type Fixtures = {
   projectIds: string[];
@@ -81,7 +87,7 @@ beforeAll(async () => {
     `${b64json({ alg: "none", typ: "at+jwt" })}.${b64json({ ...claims, iss: "https://initlink.test", aud: `https://initlink.test/api/projects/${alpha.projectId}`, iat: now, exp: now + 3600 })}.`,
     await full(new SignJWT(claims).setProtectedHeader({ alg: "HS256", kid, typ: "at+jwt" })).sign(new TextEncoder().encode(jwks.keys[0].x)),
     await full(new SignJWT(claims).setProtectedHeader({ alg: "EdDSA", kid, typ: "at+jwt" })).sign(impostor),
-    await signLinkBearer(config(), { linkId: own.link_id, projectId: alpha.projectId, expiresAt: new Date(Date.now() - 1000) }),
+    await signLinkBearer(config(), { linkId: own.link_id, projectId: alpha.projectId, clientId: "AAAAAAAAAAAAAAAAAAAAAA", expiresAt: new Date(Date.now() - 1000) }),
   ];
 
   fixtures = {
@@ -123,7 +129,7 @@ describe("hostile input: Create Project Link and the link bearer", () => {
         headers: clientHeadersArb(),
         query: queryArb(),
       });
-      await assertHostile("POST /api/projects/{projectId}/link/{iv}", input, ({ target: { projectId, authorization }, iv, body, contentType, declaredLength, headers, query }) =>
+      const answered = await assertHostile("POST /api/projects/{projectId}/link/{iv}", input, ({ target: { projectId, authorization }, iv, body, contentType, declaredLength, headers, query }) =>
         sendToRoute(linkRoute, {
           method: "POST",
           path: `/api/projects/${encodeSegment(projectId)}/link/${encodeSegment(iv)}`,
@@ -135,6 +141,7 @@ describe("hostile input: Create Project Link and the link bearer", () => {
           shown: `/api/projects/{projectId}/link/{iv} projectId=${JSON.stringify(preview(projectId))} iv=${JSON.stringify(preview(iv))}`,
         }),
       );
+      expectSuccesses("POST /api/projects/{projectId}/link/{iv}", "200, a link", answered.get(200) ?? 0, MIN_LINKED);
     },
     PROPERTY_TIMEOUT_MS,
   );
@@ -155,7 +162,7 @@ describe("hostile input: Create Project Link and the link bearer", () => {
         },
       );
       const input = fc.record({ target, headers: clientHeadersArb(), query: queryArb() });
-      await assertHostile("GET /api/projects/{projectId}", input, ({ target: { projectId, authorization }, headers, query }) =>
+      const answered = await assertHostile("GET /api/projects/{projectId}", input, ({ target: { projectId, authorization }, headers, query }) =>
         sendToRoute(projectRoute, {
           method: "GET",
           path: `/api/projects/${encodeSegment(projectId)}`,
@@ -166,6 +173,7 @@ describe("hostile input: Create Project Link and the link bearer", () => {
           shown: `/api/projects/{projectId} projectId=${JSON.stringify(preview(projectId))}`,
         }),
       );
+      expectSuccesses("GET /api/projects/{projectId}", "200, the project", answered.get(200) ?? 0, MIN_READ);
     },
     PROPERTY_TIMEOUT_MS,
   );

@@ -4,6 +4,7 @@ import { db } from "@/lib/db";
 import { prepareProjectKey } from "@/lib/projects/project-keys";
 import { createLink, linkSnapshot, randomIv, withToken } from "../helpers/links";
 import { accountWithKeylessProjects } from "../helpers/project-keys";
+import { rateLimitCounters } from "../helpers/api";
 
 // One generation at a time, no ready keys, and a wait bound far shorter than a generation.
 vi.hoisted(() => {
@@ -22,7 +23,7 @@ describe("a busy key queue", () => {
     const busy = await accountWithKeylessProjects(3);
     for (const projectId of busy.projects) prepareProjectKey(config(), projectId);
     const prisma = await db();
-    const counters = () => prisma.rateLimit.findMany({ orderBy: { key: "asc" } });
+    const counters = () => rateLimitCounters();
     const before = { ...(await linkSnapshot()), counters: await counters() };
     const iv = randomIv();
     // Third in line behind two generations: not ready within 200 ms.

@@ -154,16 +154,24 @@ describe("GET /api/init/{id} — slow down", () => {
   });
 });
 
-describe("the poll clock's storage", () => {
-  it("is kept out of the durable-flush path: a WAL side file with synchronous=NORMAL on SQLite, an UNLOGGED table on PostgreSQL", async () => {
+describe("the counters' storage (the poll clock, the rate limits)", () => {
+  it("is kept out of the durable-flush path: a WAL side file with synchronous=NORMAL on SQLite, UNLOGGED tables on PostgreSQL", async () => {
     const prisma = await db();
     if (databaseProvider(config().databaseUrl) === "postgresql") {
-      const [table] = await prisma.$queryRaw<{ relpersistence: string }[]>`SELECT relpersistence::text AS relpersistence FROM pg_class WHERE relname = 'InitPollClock'`;
-      expect(table.relpersistence).toBe("u");
+      const tables = await prisma.$queryRaw<{ relname: string; relpersistence: string }[]>`
+        SELECT relname::text AS relname, relpersistence::text AS relpersistence FROM pg_class WHERE relname IN ('InitPollClock', 'RateLimit') ORDER BY relname`;
+      expect(tables).toEqual([
+        { relname: "InitPollClock", relpersistence: "u" },
+        { relname: "RateLimit", relpersistence: "u" },
+      ]);
     } else {
-      const [journal] = await prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA polls.journal_mode");
-      const [sync] = await prisma.$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA polls.synchronous");
+      const [journal] = await prisma.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA counters.journal_mode");
+      const [sync] = await prisma.$queryRawUnsafe<{ synchronous: bigint | number }[]>("PRAGMA counters.synchronous");
       expect([journal.journal_mode, Number(sync.synchronous)]).toEqual(["wal", 1]);
+      const tables = await prisma.$queryRawUnsafe<{ name: string }[]>("SELECT name FROM counters.sqlite_master WHERE type = 'table' ORDER BY name");
+      expect(tables.map((table) => table.name)).toEqual(["InitPollClock", "RateLimit"]);
+      // The main file, synchronous as SQLITE_SYNCHRONOUS says, holds no counter.
+      expect(await prisma.$queryRawUnsafe("SELECT name FROM main.sqlite_master WHERE name IN ('InitPollClock', 'RateLimit')")).toEqual([]);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from "node:http";
 import { expect, test } from "@playwright/test";
 import { MAIN_URL, scratchDatabase } from "../../playwright.config";
 import { linkedClient } from "../helpers/journey.mjs";
@@ -116,4 +117,111 @@ test("no token, secret, password or key appears in the server's logs after a ful
   const requests = output.split("\n").filter((line) => line.startsWith("{") && line.includes('"msg":"request"'));
   expect(requests.length).toBeGreaterThanOrEqual(10);
   for (const line of requests) expect(JSON.parse(line).request_id).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+/** A request written as given on the wire (the path is not normalised, as a URL object would): status, headers and body. */
+function rawRequest(method: string, path: string, headers: Record<string, string | number> = {}, send?: (request: ClientRequest) => void) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; text: string }>((resolve, reject) => {
+    const request = httpRequest({ host: "127.0.0.1", port: PORT, method, path, headers }, (response) => {
+      let text = "";
+      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+    });
+    // The server may close the connection while a body is still being sent: the answer counts.
+    request.on("error", reject);
+    if (send) send(request);
+    else request.end();
+  });
+}
+
+// Issue 14, item 5, against the production build: Next picks the handler by path and method.
+test("every /api answer is JSON: 405 with Allow for a wrong method, 404 for an unknown path", async () => {
+  for (const [method, path, allow] of [
+    ["GET", "/api/init", "POST, OPTIONS"],
+    ["DELETE", "/api/init/f0hzLD1VaTUHWk7oIoQhpg", "GET, HEAD, OPTIONS"],
+    ["GET", `/api/projects/f0hzLD1VaTUHWk7oIoQhpg/link/${"ab".repeat(16)}`, "POST, OPTIONS"],
+    ["POST", "/.well-known/jwks.json", "GET, HEAD, OPTIONS"],
+  ]) {
+    const response = await rawRequest(method, path);
+    expect(response.status, `${method} ${path}`).toBe(405);
+    expect(response.headers.allow).toBe(allow);
+    expect(response.headers["content-type"]).toMatch(/^application\/json/);
+    expect(JSON.parse(response.text)).toMatchObject({ code: "method_not_allowed" });
+  }
+  for (const [method, path] of [
+    ["GET", "/api/nothing"],
+    ["POST", "/api/nothing/deeper"],
+    ["POST", `/api/projects/%2e%2e/link/${"ab".repeat(16)}`],
+    ["GET", "/api/init/f0hzLD1VaTUHWk7oIoQhpg/nothing"],
+  ]) {
+    const response = await rawRequest(method, path);
+    expect(response.status, `${method} ${path}`).toBe(404);
+    expect(response.headers["content-type"]).toMatch(/^application\/json/);
+    expect(JSON.parse(response.text)).toMatchObject({ code: "not_found" });
+  }
+});
+
+/** Sends `bytes` of spaces without a length (chunked), as fast as the server takes them, whatever it answers meanwhile. */
+const streamed = (bytes: number) => (request: ClientRequest) => {
+  const chunk = Buffer.alloc(64 * 1024, 0x20);
+  let sent = 0;
+  const pump = () => {
+    while (sent < bytes && !request.destroyed) {
+      sent += chunk.length;
+      if (!request.write(chunk)) return void request.once("drain", pump);
+    }
+    request.end();
+  };
+  request.on("error", () => undefined);
+  pump();
+};
+
+// Next copies the body of every request its proxy runs for (the pages and forms), up to 10 MB.
+test("a huge body is refused before it is buffered: 413 JSON, and no Next body-size line in the log", async () => {
+  const refusal = { error: "The request body must be at most 16384 bytes.", code: "payload_too_large" };
+  for (const [path, type] of [
+    ["/api/init", "application/json"],
+    ["/auth/signin", "application/x-www-form-urlencoded"],
+  ]) {
+    // Declared: answered on the headers, while the client has sent almost none of the 50 MB.
+    const declared = await rawRequest("POST", path, { "content-type": type, origin: APP_URL, "content-length": 50 * 1024 * 1024 }, (request) => request.write("x".repeat(1024)));
+    expect(declared.status, path).toBe(413);
+    expect(JSON.parse(declared.text)).toEqual(refusal);
+    // Streamed without a length: the route refuses it at its limit; the rest is never buffered.
+    const chunked = await rawRequest("POST", path, { "content-type": type, origin: APP_URL, "transfer-encoding": "chunked" }, streamed(24 * 1024 * 1024));
+    if (path.startsWith("/api/")) expect(JSON.parse(chunked.text)).toMatchObject({ code: "payload_too_large" });
+    else expect(chunked.headers.location).toContain("error=payload_too_large");
+  }
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  expect(output).not.toContain("Request body exceeded");
+});
+
+// Issue 14, item 3: with a second session cookie planted, the page and its Approve never act as
+// two different accounts: the page is signed out (and says why), the form is refused.
+test("two session cookies: the init page shows no one signed in, and Approve is refused", async () => {
+  const cookieName = "__Host-initlink_session";
+  const signUp = async (email: string) => {
+    const response = await fetch(`${SERVER}/auth/signup`, { method: "POST", body: new URLSearchParams({ email, password: PASSWORD }), headers: { origin: APP_URL }, redirect: "manual" });
+    const cookie = response.headers.getSetCookie().find((value) => value.startsWith(`${cookieName}=`)) ?? "";
+    return cookie.slice(cookieName.length + 1).split(";")[0];
+  };
+  const [victimEmail, attackerEmail] = [newEmail(), newEmail()];
+  const [victim, attacker] = [await signUp(victimEmail), await signUp(attackerEmail)];
+  expect(victim.length).toBeGreaterThan(20);
+  const init = await (await fetch(`${SERVER}/api/init`, { method: "POST", body: JSON.stringify({ sender: "@acme/cli" }) })).json();
+  const cookie = `${cookieName}=${attacker}; ${cookieName}=${victim}`;
+  const page = await (await fetch(`${SERVER}/init/${init.id}`, { headers: { cookie } })).text();
+  expect(page).toContain("Sign in to continue");
+  expect(page).toContain("two session cookies");
+  expect(page).not.toContain(victimEmail);
+  expect(page).not.toContain(attackerEmail);
+  const approve = await fetch(`${SERVER}/init/${init.id}/approve`, {
+    method: "POST",
+    body: new URLSearchParams({ project: "new", name: "Planted", code_confirmed: "yes" }),
+    headers: { origin: APP_URL, cookie },
+    redirect: "manual",
+  });
+  expect(approve.status).toBe(303);
+  expect(approve.headers.get("location")).toContain("error=duplicate_session_cookie");
+  expect((await (await fetch(`${SERVER}/api/init/${init.id}`)).json()).status).toBe("pending");
 });

@@ -1,10 +1,11 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { SHORT_URL } from "../../playwright.config";
+import { newEmail, PASSWORD, signUpFromInitPage } from "./flow";
 
-async function createInit(request: APIRequestContext, baseURL: string, data: Record<string, string>, headers: Record<string, string> = {}) {
+async function createInit(request: APIRequestContext, baseURL: string, data: Record<string, string | boolean>, headers: Record<string, string> = {}) {
   const response = await request.post(`${baseURL}/api/init`, { data, headers });
   expect(response.status()).toBe(201);
-  return (await response.json()) as { id: string; url: string; redirect_url: string; interval: number };
+  return (await response.json()) as { id: string; url: string; redirect_url: string; interval: number; user_code: string };
 }
 
 test("the home page loads", async ({ page }) => {
@@ -48,4 +49,25 @@ test("the page follows the status without a reload: it turns expired when the in
   await expect(page.getByRole("status")).toContainText("Waiting for approval");
   await expect(page.getByRole("status")).toContainText("Expired", { timeout: 20_000 });
   await page.screenshot({ path: "test-results/screenshots/init-expired.png", fullPage: true });
+});
+
+// Issue 14, item 2: a client that prints the code says so; its page then hides the code and
+// needs it typed (the default INIT_CODE_CHECK=confirm would show it to whoever holds the URL).
+test("an init whose client prints the code needs it typed, and the outcome says who approved", async ({ page, browser, request, baseURL }) => {
+  const init = await createInit(request, baseURL!, { sender: "@acme/cli", user_code_shown: true });
+  await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  await expect(page.getByText(init.user_code)).toHaveCount(0);
+  await page.getByLabel("Code shown in your terminal").fill(init.user_code.toLowerCase());
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
+  await expect(page.getByText("This request has been approved by you.")).toBeVisible();
+  // Another account opening the same page learns only that someone else approved it.
+  const other = await browser.newPage();
+  await other.goto(`${baseURL}/signup?returnTo=${encodeURIComponent(`/init/${init.id}`)}`);
+  await other.getByLabel("Email").fill(newEmail());
+  await other.getByLabel("Password").fill(PASSWORD);
+  await other.getByRole("button", { name: "Create account" }).click();
+  await expect(other.getByText("This request has been approved by another account.")).toBeVisible();
+  await other.close();
 });

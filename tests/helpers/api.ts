@@ -1,6 +1,4 @@
-import { config } from "@/lib/config";
-import { db } from "@/lib/db";
-import { pollClockTable } from "@/lib/init/poll-interval";
+import { counterTable, db } from "@/lib/db";
 import { dispatch, inProcess } from "./in-process";
 import { createInit as createInitStep } from "./journey.mjs";
 
@@ -25,10 +23,31 @@ export function getInitStatus(id: string, headers: Record<string, string> = {}) 
 /** Every poll clock, or those of one init: (initId, poller, lastPolledAt) in key order. */
 export async function pollClocks(initId?: string): Promise<{ initId: string; poller: string; lastPolledAt: number }[]> {
   const prisma = await db();
-  const table = pollClockTable(config());
   const rows = await prisma.$queryRaw<{ initId: string; poller: string; lastPolledAt: bigint | number }[]>`
-    SELECT "initId", "poller", "lastPolledAt" FROM ${table} ORDER BY "initId", "poller"`;
+    SELECT "initId", "poller", "lastPolledAt" FROM ${counterTable("InitPollClock")} ORDER BY "initId", "poller"`;
   return rows.filter((row) => initId === undefined || row.initId === initId).map((row) => ({ ...row, lastPolledAt: Number(row.lastPolledAt) }));
+}
+
+export type RateLimitCounter = { key: string; window: bigint; count: number };
+
+/** Every rate-limit counter, or those whose key starts with `prefix`, in key order. */
+export async function rateLimitCounters(prefix = ""): Promise<RateLimitCounter[]> {
+  const prisma = await db();
+  const rows = await prisma.$queryRaw<{ key: string; window: bigint | number; count: bigint | number }[]>`
+    SELECT "key", "window", "count" FROM ${counterTable("RateLimit")}`;
+  return rows
+    .filter((row) => row.key.startsWith(prefix))
+    .map((row) => ({ key: row.key, window: BigInt(row.window), count: Number(row.count) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/** The counter of `key`, null without one. */
+export const rateLimitCounter = async (key: string): Promise<RateLimitCounter | null> => (await rateLimitCounters(key)).find((row) => row.key === key) ?? null;
+
+/** Moves the counter of `key` to another window, as if time had passed. */
+export async function setRateLimitWindow(key: string, window: bigint): Promise<void> {
+  const prisma = await db();
+  await prisma.$executeRaw`UPDATE ${counterTable("RateLimit")} SET "window" = ${window} WHERE "key" = ${key}`;
 }
 
 /** Everything the database holds, to show that a rejected request wrote nothing. */

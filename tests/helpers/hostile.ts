@@ -6,7 +6,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import type { ErrorCode } from "@/lib/errors";
 import { formErrorMessage } from "@/lib/http/messages";
-import { pollClocks } from "./api";
+import { pollClocks, rateLimitCounters } from "./api";
 
 // The hostile-input suite's shared part (issue 5, "Hostile input"): generators for bodies,
 // headers and path segments, the documented answers of every route, a fingerprint of the whole
@@ -56,7 +56,7 @@ export const DOCUMENTED = {
   // this site's page; a project that is not the person's; body over the form limit; not a form.
   "POST /settings/tokens/create": {
     201: [],
-    400: ["invalid_request"],
+    400: ["invalid_request", "duplicate_session_cookie"],
     401: ["unauthorized"],
     403: ["cross_site_request"],
     404: ["not_found"],
@@ -79,7 +79,7 @@ export type Fingerprint = Record<string, string>;
 
 export async function databaseFingerprint(): Promise<Fingerprint> {
   const prisma = await db();
-  const [init, initPollClock, user, session, project, projectKey, projectLink, accessToken, signingKey, rateLimit] = await Promise.all([
+  const [init, initPollClock, user, session, project, projectKey, projectLink, accessToken, signingKey, rateLimit, linkApproval, projectAlias] = await Promise.all([
     prisma.init.findMany({ orderBy: { id: "asc" } }),
     pollClocks(),
     prisma.user.findMany({ orderBy: { id: "asc" } }),
@@ -89,7 +89,9 @@ export async function databaseFingerprint(): Promise<Fingerprint> {
     prisma.projectLink.findMany({ orderBy: { id: "asc" } }),
     prisma.accessToken.findMany({ orderBy: { id: "asc" } }),
     prisma.signingKey.findMany({ orderBy: { kid: "asc" } }),
-    prisma.rateLimit.findMany({ orderBy: { key: "asc" } }),
+    rateLimitCounters(),
+    prisma.linkApproval.findMany({ orderBy: { id: "asc" } }),
+    prisma.projectAlias.findMany({ orderBy: { id: "asc" } }),
   ]);
   return {
     Init: digest(init),
@@ -102,6 +104,8 @@ export async function databaseFingerprint(): Promise<Fingerprint> {
     AccessToken: digest(accessToken),
     SigningKey: digest(signingKey),
     RateLimit: digest(rateLimit),
+    LinkApproval: digest(linkApproval),
+    ProjectAlias: digest(projectAlias),
   };
 }
 
@@ -619,7 +623,7 @@ afterAll(() => {
 
 /**
  * Checks one answer: never a 5xx; JSON; a documented status (and, for an error, a documented
- * code, a string `error`, WWW-Authenticate on 401, Retry-After on 429); an error writes
+ * code, a string `error`, a Bearer challenge on a bearer route's 401, Retry-After on 429); an error writes
  * nothing; an error never echoes the Authorization value (or another secret of the request).
  */
 export async function checkAnswer(route: RouteName, sent: Sent, before: Fingerprint, after: Fingerprint): Promise<void> {
@@ -651,7 +655,10 @@ export async function checkAnswer(route: RouteName, sent: Sent, before: Fingerpr
   expect(typeof record.error === "string" && record.error.length > 0, `error without a string "error"\n${observed}`).toBe(true);
   expect(typeof record.code, `error without a string "code"\n${observed}`).toBe("string");
   expect(documented[response.status], `code not documented for ${response.status}\n${observed}`).toContain(code);
-  if (response.status === 401) expect(response.headers.get("www-authenticate") ?? "", `401 without WWW-Authenticate\n${observed}`).toMatch(/^Bearer\b/);
+  // A route that takes a bearer names the Bearer scheme on its 401 (RFC 6750 §3); the session cookie's route names none.
+  const challenge = response.headers.get("www-authenticate");
+  if (response.status === 401 && route === "POST /settings/tokens/create") expect(challenge, `Bearer challenge on a cookie route\n${observed}`).toBeNull();
+  else if (response.status === 401) expect(challenge ?? "", `401 without WWW-Authenticate\n${observed}`).toMatch(/^Bearer\b/);
   if (response.status === 429) expect(response.headers.get("retry-after") ?? "", `429 without Retry-After\n${observed}`).toMatch(/^[1-9][0-9]*$/);
 
   const authorization = request.headers.get("authorization");
@@ -668,11 +675,13 @@ export async function checkAnswer(route: RouteName, sent: Sent, before: Fingerpr
  * all NUM_RUNS, keeps going past failures, and fails at the end with one example of each kind
  * of failure (to list every bug at once rather than the first).
  * The fingerprint after one request is the one before the next (nothing else writes between
- * them), so each request costs one fingerprint.
+ * them), so each request costs one fingerprint. Returns how many answers had each status (for
+ * expectSuccesses).
  */
-export async function assertHostile<T>(route: RouteName, arbitrary: fc.Arbitrary<T>, send: (input: T) => Promise<Sent>): Promise<void> {
+export async function assertHostile<T>(route: RouteName, arbitrary: fc.Arbitrary<T>, send: (input: T) => Promise<Sent>): Promise<Map<number, number>> {
   const explore = process.env.HOSTILE_EXPLORE === "1";
   const failures = new Map<string, { count: number; example: string }>();
+  const statuses = new Map<number, number>();
   let last: Fingerprint | null = null;
   await fc.assert(
     fc.asyncProperty(arbitrary, async (input) => {
@@ -681,6 +690,7 @@ export async function assertHostile<T>(route: RouteName, arbitrary: fc.Arbitrary
       const sent = await send(input);
       const after = await databaseFingerprint();
       last = after;
+      statuses.set(sent.response.status, (statuses.get(sent.response.status) ?? 0) + 1);
       try {
         await checkAnswer(route, sent, before, after);
       } catch (error) {
@@ -697,6 +707,17 @@ export async function assertHostile<T>(route: RouteName, arbitrary: fc.Arbitrary
     const report = [...failures.entries()].map(([kind, { count, example }]) => `${kind} (${count}×), e.g.\n${example}`).join("\n\n");
     throw new Error(`${route}: ${failures.size} kinds of failure in ${NUM_RUNS} runs\n\n${report}`);
   }
+  return statuses;
+}
+
+/**
+ * Issue 14: a property must also see successes, not only refusals, so that a route that refuses
+ * everything fails it. Logs how many of the NUM_RUNS requests succeeded (`what`), and asserts at
+ * least `minimum` (each property's constant, well under the fixed seed's count).
+ */
+export function expectSuccesses(route: string, what: string, successes: number, minimum: number): void {
+  console.log(`hostile ${route}: ${successes} of ${NUM_RUNS} requests succeeded (${what}; at least ${minimum} required)`);
+  expect(successes, `${route}: too few successes (${what}): a route that refuses everything must fail`).toBeGreaterThanOrEqual(minimum);
 }
 
 // =============================================================================================
@@ -733,30 +754,31 @@ export const FORM_DOCUMENTED = {
     countedRefusals: ["invalid_credentials", "rate_limited"],
   },
   // Sign-out reads no body and needs no session (signing out twice is harmless): only the
-  // same-site check can refuse it.
-  "POST /auth/signout": { codes: ["cross_site_request"], countedRefusals: [] },
-  // Approve: not from this site; signed out; not a form; too large; invalid fields (project,
+  // same-site check and two session cookies (issue 14: neither is trusted) can refuse it.
+  "POST /auth/signout": { codes: ["cross_site_request", "duplicate_session_cookie"], countedRefusals: [] },
+  // Every signed-in form: two session cookies (issue 14). Approve: not from this site; signed out; not a form; too large; invalid fields (project,
   // new project name); unknown or malformed init or project; init done, denied or expired; code
-  // not confirmed (or, with INIT_CODE_CHECK=enter, mistyped).
+  // not confirmed (or, with INIT_CODE_CHECK=enter, mistyped; rate_limited while the last
+  // allowed codes are being compared by concurrent requests).
   // A new project's RSA key is written to ProjectKey in the background after its approval, so
   // whenever it is done: during a later request, which must not be blamed for it.
   "POST /init/{id}/approve": {
-    codes: ["cross_site_request", "unauthorized", "unsupported_media_type", "payload_too_large", "invalid_request", "not_found", "init_not_pending", "code_mismatch"],
+    codes: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "invalid_request", "not_found", "init_not_pending", "code_mismatch", "rate_limited"],
     countedRefusals: [],
     backgroundTables: ["ProjectKey"],
   },
   "POST /init/{id}/deny": {
-    codes: ["cross_site_request", "unauthorized", "unsupported_media_type", "payload_too_large", "not_found", "init_not_pending"],
+    codes: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "not_found", "init_not_pending"],
     countedRefusals: [],
   },
   // The Revoke buttons: not from this site; signed out; not a form; too large; no such token,
   // or link of this project, of the person's.
   "POST /settings/tokens/{id}/revoke": {
-    codes: ["cross_site_request", "unauthorized", "unsupported_media_type", "payload_too_large", "not_found"],
+    codes: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "not_found"],
     countedRefusals: [],
   },
   "POST /projects/{id}/links/{linkId}/revoke": {
-    codes: ["cross_site_request", "unauthorized", "unsupported_media_type", "payload_too_large", "not_found"],
+    codes: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "not_found"],
     countedRefusals: [],
   },
 } as const satisfies Record<string, { codes: readonly ErrorCode[]; countedRefusals: readonly ErrorCode[]; backgroundTables?: readonly string[] }>;

@@ -11,6 +11,8 @@ import { POST as signOut } from "@/app/auth/signout/route";
 import { POST as signUp } from "@/app/auth/signup/route";
 import { POST as approve } from "@/app/init/[id]/approve/route";
 import { POST as deny } from "@/app/init/[id]/deny/route";
+import { POST as approveLink } from "@/app/projects/[id]/link/[iv]/approve/route";
+import { POST as denyLink } from "@/app/projects/[id]/link/[iv]/deny/route";
 import { POST as revokeLink } from "@/app/projects/[id]/links/[linkId]/revoke/route";
 import { POST as revokeToken } from "@/app/settings/tokens/[id]/revoke/route";
 import { POST as createToken } from "@/app/settings/tokens/create/route";
@@ -47,6 +49,8 @@ const ROUTES = [
   route("POST", "/settings/tokens/create", createToken),
   route("POST", "/settings/tokens/[id]/revoke", revokeToken),
   route("POST", "/projects/[id]/links/[linkId]/revoke", revokeLink),
+  route("POST", "/projects/[id]/link/[iv]/approve", approveLink),
+  route("POST", "/projects/[id]/link/[iv]/deny", denyLink),
 ];
 
 /** The params of `route` for a path's segments (each decoded, as Next does), or null when it is another route's path. */

@@ -79,9 +79,7 @@ async function measure(name, server, load, pid) {
 /** Runs `body` against the service started with `env`, then stops it. @param {Record<string, string>} env @param {(pid: number, send: import("./load-tools.mjs").Send) => Promise<void>} body */
 async function withService(env, body) {
   const database = path.join(scratch, "bench.db");
-  rmSync(database, { force: true });
-  rmSync(`${database}-wal`, { force: true });
-  rmSync(`${database}-shm`, { force: true });
+  for (const file of [database, `${database}-counters`]) for (const suffix of ["", "-wal", "-shm"]) rmSync(file + suffix, { force: true });
   const server = startServer(PORT, {
     DATABASE_URL: `file:${database}`,
     // Short enough that cycling over the polled inits never polls one too fast.

@@ -38,9 +38,12 @@ function alive(pid) {
   }
 }
 
-/** Waits up to 5 s for every one of `pids` to have exited. @param {number[]} pids */
+/**
+ * Waits up to 30 s for every one of `pids` to have exited: a worker busy filling its key reserve
+ * on a loaded machine takes seconds to see its IPC channel close. @param {number[]} pids
+ */
 async function allExited(pids) {
-  for (let attempt = 0; attempt < 20 && pids.some(alive); attempt++) await sleep(250);
+  for (let attempt = 0; attempt < 120 && pids.some(alive); attempt++) await sleep(250);
   return !pids.some(alive);
 }
 

@@ -20,7 +20,7 @@ describe("parseConfig", () => {
       databaseListenUrl: null,
       sweepIntervalMs: 300_000,
       initRetentionMs: 86_400_000,
-      limits: { createInitPerMinute: 30, signInPerAddressPerMinute: 20, signInFailuresPer15Minutes: 5, linksPerTokenPerMinute: 60, pickupsPerInitPerMinute: 30 },
+      limits: { createInitPerMinute: 30, signInPerAddressPerMinute: 20, signInFailuresPer15Minutes: 5, signInsAtOncePerAccount: 1, linksPerTokenPerMinute: 60, pickupsPerInitPerMinute: 30 },
       initCodeCheck: "confirm",
       sessionLifetimeMs: 30 * 86_400_000,
       accessTokenLifetimeMs: 90 * 86_400_000,
@@ -29,7 +29,15 @@ describe("parseConfig", () => {
       signingKeyRotationMs: 30 * 86_400_000,
       // A worker process per core by default, so one key thread each.
       projectKeys: { threads: 1, reserve: 4, perAccount: 2, waitMs: 3000 },
+      legacyLinkApproval: { enabled: false, lifetimeMs: 300_000 },
     });
+  });
+
+  // The browser-approved link of existing clients is off unless asked for (README, Compatibility).
+  it("turns the browser-approved link on only when told", () => {
+    expect(parseConfig(withKey({ LEGACY_LINK_APPROVAL: "ON", LEGACY_LINK_APPROVAL_SECONDS: "60" })).legacyLinkApproval).toEqual({ enabled: true, lifetimeMs: 60_000 });
+    expect(() => parseConfig(withKey({ LEGACY_LINK_APPROVAL: "yes" }))).toThrow("LEGACY_LINK_APPROVAL must be off or on");
+    expect(() => parseConfig(withKey({ LEGACY_LINK_APPROVAL_SECONDS: "1" }))).toThrow("LEGACY_LINK_APPROVAL_SECONDS must be a whole number from 5 to 3600");
   });
 
   it("gives each worker process its share of the cores for key threads", () => {
@@ -48,6 +56,8 @@ describe("parseConfig", () => {
     [{ APP_URL: "ftp://initlink.example" }, "APP_URL must use http or https"],
     [{ APP_URL: "https://initlink.example/app" }, "APP_URL must be an origin only"],
     [{ PORT: "70000" }, "PORT must be a whole number from 1 to 65535"],
+    [{ WEB_CONCURRENCY: "two" }, "WEB_CONCURRENCY must be a whole number from 1 to 256"],
+    [{ WEB_CONCURRENCY: "0" }, "WEB_CONCURRENCY must be a whole number from 1 to 256"],
     [{ INIT_INTERVAL_MS: "fast" }, "INIT_INTERVAL_MS must be a whole number"],
     [{ DATABASE_LISTEN_URL: "file:./listen.db" }, "DATABASE_LISTEN_URL must be a postgresql:// URL"],
     [{ INIT_LIFETIME_SECONDS: "1.5" }, "INIT_LIFETIME_SECONDS must be a whole number"],

@@ -38,7 +38,7 @@ describe("layers", () => {
   });
 
   it("server.mjs imports nothing from scripts/ (its runtime code is in lib/runtime/)", () => {
-    expect(importsOf("server.mjs")).toContain(path.normalize("lib/runtime/master-key.mjs"));
+    expect(importsOf("server.mjs")).toContain(path.normalize("lib/runtime/check-environment.mjs"));
     expect(upward("server.mjs")).toEqual([]);
   });
 

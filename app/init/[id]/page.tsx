@@ -5,6 +5,7 @@ import { currentUser } from "@/lib/auth/current-user";
 import { config } from "@/lib/config";
 import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-limits";
 import { formErrorMessage } from "@/lib/http/messages";
+import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import { listProjects } from "@/lib/projects/projects";
 import { LiveStatus } from "./live-status";
@@ -19,7 +20,6 @@ function minutesAgo(ms: number): string {
 
 function WhoIsAsking({ init }: { init: InitView }) {
   const notReported = <span className="muted">not reported</span>;
-  const mismatch = init.senderIp !== null && init.observedIp !== null && init.senderIp !== init.observedIp;
   return (
     <section className="card" aria-labelledby="who-asks">
       <h2 id="who-asks">Who is asking</h2>
@@ -35,7 +35,7 @@ function WhoIsAsking({ init }: { init: InitView }) {
         <dt>Request came from</dt>
         <dd>
           {init.observedIp ?? <span className="muted">unknown</span>}
-          {mismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
+          {init.addressMismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
         </dd>
         <dt>Started</dt>
         <dd>
@@ -46,7 +46,7 @@ function WhoIsAsking({ init }: { init: InitView }) {
   );
 }
 
-function Decision({ init, projects, codeCheck }: { init: InitView; projects: { id: string; name: string }[]; codeCheck: "confirm" | "enter" }) {
+function Decision({ init, projects, codeCheck }: { init: InitView; projects: { id: string; name: string }[]; codeCheck: CodeCheckMode }) {
   return (
     <>
       <form method="post" action={`/init/${init.id}/approve`} className="card stack" aria-labelledby="approve-heading">
@@ -96,19 +96,24 @@ function Decision({ init, projects, codeCheck }: { init: InitView; projects: { i
   );
 }
 
+/** Who decided, as a signed-in viewer may know it: you, or another account (never which). */
+function decidedBy(deciderId: string | null, viewerId: string | null): string {
+  if (viewerId === null || deciderId === null) return "";
+  return deciderId === viewerId ? " by you" : " by another account";
+}
+
 function Outcome({ init, viewerId }: { init: InitView; viewerId: string | null }) {
   if (init.status === "done") {
     const mine = init.project !== null && init.approvedById === viewerId;
     return (
       <section className="card">
         <h2>Approved</h2>
+        <p>This request has been approved{decidedBy(init.approvedById, viewerId)}.</p>
         {mine && init.project ? (
           <p>
             The client is linked to <Link href={`/projects/${init.project.id}`}>{init.project.name}</Link>.
           </p>
-        ) : (
-          <p>This request has been approved.</p>
-        )}
+        ) : null}
         <p>You can close this page and return to your terminal.</p>
       </section>
     );
@@ -117,7 +122,10 @@ function Outcome({ init, viewerId }: { init: InitView; viewerId: string | null }
     return (
       <section className="card">
         <h2>Denied</h2>
-        <p>This request was denied. The client did not get access. If you meant to approve it, start again in your terminal.</p>
+        <p>
+          This request was denied{decidedBy(init.deniedById, viewerId)}. The client did not get access. If you meant to approve it, start again in
+          your terminal.
+        </p>
       </section>
     );
   }
@@ -163,7 +171,7 @@ export default async function InitPage({
               </p>
             </section>
           ) : (
-            <Decision init={init} projects={await listProjects(user.id)} codeCheck={config().initCodeCheck} />
+            <Decision init={init} projects={await listProjects(user.id)} codeCheck={codeCheckMode(config().initCodeCheck, init.userCodeShown)} />
           )}
         </>
       )}

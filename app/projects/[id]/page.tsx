@@ -6,6 +6,7 @@ import { formErrorMessage } from "@/lib/http/messages";
 import { listProjectLinks, type LinkStatus, type LinkSummary } from "@/lib/links/manage-links";
 import { prepareProjectKey, storedKey, type ProjectPublicKey } from "@/lib/projects/project-keys";
 import { findOwnedProject } from "@/lib/projects/projects";
+import { resolveProjectId } from "@/lib/projects/resolve-project";
 import { CopyButton } from "../../copy-button";
 import { KeyPending } from "./key-pending";
 import { ErrorAlert, RevokeButton } from "../../form-parts";
@@ -98,8 +99,12 @@ export default async function ProjectPage({
   const { id } = await params;
   const user = await currentUser();
   if (user === null) redirect(`/signin?returnTo=${encodeURIComponent(`/projects/${id}`)}`);
-  // Someone else's project reads exactly like one that does not exist.
-  const project = await findOwnedProject(user.id, id);
+  // Someone else's project reads exactly like one that does not exist. An existing client may
+  // name the project by the id of an init approved into it (README, Compatibility).
+  const projectId = await resolveProjectId(id, user.id);
+  if (projectId === null) notFound();
+  if (projectId !== id) redirect(`/projects/${projectId}`);
+  const project = await findOwnedProject(user.id, projectId);
   if (project === null) notFound();
   const [publicKey, links, query] = await Promise.all([storedKey(project.id), listProjectLinks(user.id, project.id), searchParams]);
   // A new project's key takes a few seconds to generate; the page shows that rather than wait,

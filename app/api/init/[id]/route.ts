@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/http/method-not-allowed";
 import { route } from "@/lib/http/route";
 import { readInitStatus } from "@/lib/init/read-init-status";
 import { initIdParamsSchema } from "@/lib/init/schemas";
@@ -8,3 +9,5 @@ export const GET = route(
   { auth: "initSecret", params: initIdParamsSchema, wait: true, answer: { status: 200 } },
   ({ cfg, auth: secret, params, wait, signal }) => readInitStatus(cfg, params.id, secret, { seconds: wait, signal }),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

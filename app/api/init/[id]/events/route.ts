@@ -1,3 +1,4 @@
+import { otherMethods } from "@/lib/http/method-not-allowed";
 import { route } from "@/lib/http/route";
 import { openInitEventStream } from "@/lib/init/init-event-stream";
 import { initIdParamsSchema } from "@/lib/init/schemas";
@@ -6,3 +7,5 @@ import { initIdParamsSchema } from "@/lib/init/schemas";
 export const GET = route({ auth: "none", params: initIdParamsSchema, answer: { stream: true } }, ({ cfg, params, headers, signal }) =>
   openInitEventStream(cfg, params.id, headers.get("last-event-id"), signal),
 );
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

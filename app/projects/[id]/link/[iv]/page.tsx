@@ -1,0 +1,131 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { currentUser } from "@/lib/auth/current-user";
+import { config } from "@/lib/config";
+import { formErrorMessage } from "@/lib/http/messages";
+import { findLinkApprovalView, linkApprovalPagePath, type LinkApprovalView } from "@/lib/links/link-approval-view";
+import { ErrorAlert } from "../../../../form-parts";
+import { FingerprintPending } from "../../key-pending";
+
+// The page an existing client sends the person to for a link (README, Compatibility with
+// existing clients): who asks, for which project, and Approve or Deny.
+
+export const metadata: Metadata = { title: "Approve a link", referrer: "no-referrer" };
+
+const IV_SHOWN = 12;
+
+function WhoIsAsking({ view }: { view: LinkApprovalView }) {
+  const notReported = <span className="muted">not reported</span>;
+  const { reported, observed } = view;
+  return (
+    <section className="card" aria-labelledby="who-asks">
+      <h2 id="who-asks">Who is asking</h2>
+      <dl className="facts">
+        <dt>Device</dt>
+        <dd>{reported === "unreadable" ? <span className="muted">not readable</span> : (reported?.senderDevice ?? notReported)}</dd>
+        <dt>Reported address</dt>
+        <dd>{reported === "unreadable" ? <span className="muted">not readable</span> : (reported?.senderIp ?? notReported)}</dd>
+        <dt>Request came from</dt>
+        <dd>{observed?.address ?? <span className="muted">the client has not asked yet</span>}</dd>
+        <dt>Client software</dt>
+        <dd>{observed?.userAgent ?? notReported}</dd>
+        <dt>iv</dt>
+        <dd>
+          <code title={view.iv}>{view.iv.slice(0, IV_SHOWN)}…</code>
+        </dd>
+      </dl>
+      <p className="hint">The device and reported address come from the link you opened: anyone could have written them.</p>
+    </section>
+  );
+}
+
+function ProjectFacts({ view }: { view: LinkApprovalView }) {
+  return (
+    <section className="card" aria-labelledby="project-heading">
+      <h2 id="project-heading">Project</h2>
+      <dl className="facts">
+        <dt>Name</dt>
+        <dd>
+          <Link href={`/projects/${view.project.id}`}>{view.project.name}</Link>
+        </dd>
+        <dt>Key fingerprint</dt>
+        <dd>{view.project.fingerprint === null ? <FingerprintPending /> : <code>{view.project.fingerprint}</code>}</dd>
+      </dl>
+    </section>
+  );
+}
+
+const STATE_TEXT: Record<LinkApprovalView["state"], string> = {
+  not_asked: "The client has not asked for this link yet. You can decide now.",
+  waiting: "The client is waiting for your decision.",
+  approved: "Approved. The client collects the link the next time it asks.",
+  denied: "Denied. The client does not get this link.",
+  expired: "Your decision expired before the client collected the link. Decide again.",
+  linked: "Linked. The client has its link; you can revoke it on the project page.",
+};
+
+function Decision({ view, action }: { view: LinkApprovalView; action: (decision: "approve" | "deny") => string }) {
+  if (view.state === "linked") return null;
+  return (
+    <>
+      <p className="warning">Approve only if you just started this yourself in a terminal. Otherwise, deny it.</p>
+      <form method="post" action={action("approve")} className="card stack" aria-labelledby="approve-heading">
+        <h2 id="approve-heading">Approve</h2>
+        <p>The client gets a link to {view.project.name}: a bearer for the project and its public key.</p>
+        <button type="submit">Approve</button>
+      </form>
+      <form method="post" action={action("deny")} className="card stack" aria-labelledby="deny-heading">
+        <h2 id="deny-heading">Not you?</h2>
+        <button type="submit" className="danger">
+          Deny
+        </button>
+      </form>
+    </>
+  );
+}
+
+export default async function LinkApprovalPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string; iv: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const cfg = config();
+  if (!cfg.legacyLinkApproval.enabled) notFound();
+  const [{ id, iv }, query, user] = await Promise.all([params, searchParams, currentUser()]);
+  const metadata = typeof query.metadata === "string" ? query.metadata : null;
+  const pagePath = linkApprovalPagePath(id, iv, metadata);
+  if (user === null) {
+    const returnTo = encodeURIComponent(pagePath);
+    return (
+      <>
+        <h1>A client asks to be linked</h1>
+        <section className="card">
+          <h2>Sign in to continue</h2>
+          <p>
+            <Link href={`/signin?returnTo=${returnTo}`}>Sign in</Link> to approve or deny. You will come back to this page.
+          </p>
+        </section>
+      </>
+    );
+  }
+  // Someone else's project reads exactly like one that does not exist.
+  const view = await findLinkApprovalView(cfg, user.id, id, iv, metadata);
+  if (view === null) notFound();
+  const [path, search = ""] = pagePath.split("?");
+  const action = (decision: "approve" | "deny") => `${path}/${decision}${search ? `?${search}` : ""}`;
+  return (
+    <>
+      <h1>A client asks to be linked</h1>
+      <ErrorAlert message={formErrorMessage(query.error)} />
+      <p role="status" className={`status status-${view.state === "approved" || view.state === "linked" ? "done" : view.state === "denied" ? "denied" : "pending"}`}>
+        {STATE_TEXT[view.state]}
+      </p>
+      <WhoIsAsking view={view} />
+      <ProjectFacts view={view} />
+      <Decision view={view} action={action} />
+    </>
+  );
+}

@@ -1,0 +1,47 @@
+import type { Config } from "../config";
+import { db } from "../db";
+import { ApiError } from "../errors";
+
+// A link approved in the browser (LEGACY_LINK_APPROVAL; README, Compatibility with existing
+// clients). An existing client without an access token asks for a link with
+// POST /api/projects/{projectId}/link/{iv} and no Authorization; the person approves or denies
+// that (project, iv) on /projects/{projectId}/link/{iv}. Its states:
+//   waiting   the client asked; no decision yet (each POST keeps it for another lifetime)
+//   approved  the next POST for exactly this (project, iv) gets the link, once, within the lifetime
+//             (stored "claiming" while that POST makes the link; the row goes once the link exists)
+//   denied    the POSTs are refused until the row is swept
+//   expired   a decision older than the lifetime: void
+//   linked    claimed: the row is gone and a ProjectLink holds (project, iv), like any other link
+
+export type LinkApprovalState = "waiting" | "approved" | "denied" | "expired";
+
+/** A stored status read at `now`: a decision past its expiry is void; a claim under way is still an approval. */
+export function linkApprovalState(status: string, expiresAt: Date, now: number): LinkApprovalState {
+  if (status !== "approved" && status !== "denied" && status !== "claiming") return "waiting";
+  if (expiresAt.getTime() <= now) return "expired";
+  return status === "denied" ? "denied" : "approved";
+}
+
+const REFRESH_AT_MOST_EVERY_MS = 60_000;
+
+/**
+ * Whether a waiting request's POST at `now` keeps it for another lifetime: at most once a
+ * minute (each write is a durable commit), and always before half its lifetime is gone, so a
+ * client that keeps asking is never swept, however short the lifetime.
+ */
+export function waitingNeedsRefresh(expiresAt: Date, now: number, lifetimeMs: number): boolean {
+  return expiresAt.getTime() - now < lifetimeMs - Math.min(REFRESH_AT_MOST_EVERY_MS, lifetimeMs / 2);
+}
+
+/** With the switch off, the page and its forms do not exist. */
+export function assertLegacyLinkApproval(cfg: Config): void {
+  if (!cfg.legacyLinkApproval.enabled) throw new ApiError("not_found", "Not found.");
+}
+
+export const alreadyLinked = () => new ApiError("link_conflict", "A client is already linked under this iv for this project. Choose a new random iv.");
+
+/** Deletes requests and decisions past their expiry (lib/maintenance/sweep.ts). */
+export async function sweepLinkApprovals(now: number): Promise<number> {
+  const prisma = await db();
+  return (await prisma.linkApproval.deleteMany({ where: { expiresAt: { lt: new Date(now) } } })).count;
+}

@@ -1,0 +1,49 @@
+// @ts-check
+// The largest request body the service reads anywhere (the API's JSON bodies; forms have a
+// smaller limit, lib/http/body.ts). server.mjs enforces it before Next sees a body: Next copies
+// the body of every request its proxy runs for (pages and forms) up to 10 MB, reading it to the
+// end whatever the route answered, and logs a plain-text "Request body exceeded 10MB" line
+// (issue 14).
+
+export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
+
+/** The JSON answer for a body over the limit, as lib/http/response.ts gives it. */
+export const PAYLOAD_TOO_LARGE_BODY = JSON.stringify({ error: `The request body must be at most ${MAX_REQUEST_BODY_BYTES} bytes.`, code: "payload_too_large" });
+
+/**
+ * True when the request declares a body over the limit (Content-Length): answered here with a
+ * 413 and the connection closed, never handed to Next. A body without a length (chunked) is
+ * handed on only up to the chunk that passes the limit: the route sees it is over its limit and
+ * refuses it (lib/http/body.ts); the rest is dropped as it arrives, so nobody buffers it, and
+ * once the answer is out the connection is closed.
+ * @param {import("node:http").IncomingMessage} request
+ * @param {import("node:http").ServerResponse} response
+ */
+export function refuseOversizedBody(request, response) {
+  const declared = Number(request.headers["content-length"] ?? 0);
+  if (declared > MAX_REQUEST_BODY_BYTES) {
+    response.writeHead(413, { "Content-Type": "application/json", "Cache-Control": "no-store", Connection: "close" });
+    response.end(PAYLOAD_TOO_LARGE_BODY);
+    return true;
+  }
+  if (request.headers["transfer-encoding"] === undefined) return false;
+  // Node's HTTP parser hands the body to the request through push(), chunk by chunk.
+  const push = request.push.bind(request);
+  let received = 0;
+  let cut = false;
+  // Past the limit the body's end is still passed on (ending it early would make Node destroy
+  // the socket, as for an aborted request), its bytes are not.
+  request.push = (chunk, encoding) => {
+    if (chunk === null) return push(null);
+    if (cut) return true;
+    received += chunk.length;
+    cut = received > MAX_REQUEST_BODY_BYTES;
+    return push(chunk, encoding);
+  };
+  // Taken now: by "finish" the response has let go of the socket.
+  const { socket } = request;
+  response.on("finish", () => {
+    if (cut) socket.end();
+  });
+  return false;
+}
