@@ -23,9 +23,9 @@ export function signInDelayMs(failures: number, threshold: number): number {
 /**
  * Signs in with email and password; returns the new session's Set-Cookie value. One message
  * for an unknown email and a wrong password, and the same scrypt work for both. Guessing is
- * slowed per account (a growing wait, never a lockout: the owner can always sign in) and
- * stopped per account and address. Password checks on one account run one at a time across all
- * instances (each after its wait), so guessing from many addresses at once gains nothing.
+ * slowed per account (a growing wait) and stopped per account and address. Password checks on
+ * one account run one at a time across all instances (each after its wait; one more is refused),
+ * so guessing from many addresses at once gains nothing (the price is in SECURITY.md).
  */
 export async function signIn(cfg: Config, credentials: Credentials, origin: RequestOrigin): Promise<string> {
   const rules = limitRules(cfg);

@@ -22,7 +22,7 @@ export function limitRules(cfg: Config) {
     signInFailuresPerAccountAndAddress: { name: "sign-in-failures-account-address", limit: limits.signInFailuresPer15Minutes, windowMs: 15 * MINUTE_MS },
     /**
      * Failed sign-ins per account, from anywhere: past the same number, every attempt on the
-     * account waits, longer with each failure (lib/auth/accounts.ts), but is never refused.
+     * account waits, longer with each failure (lib/auth/sign-in.ts); this rule refuses nothing.
      * The limit only caps the counter.
      */
     signInFailuresPerAccount: { name: "sign-in-failures-account", limit: 1_000_000, windowMs: 15 * MINUTE_MS },

@@ -9,17 +9,20 @@ import { ApiError } from "../errors";
 //   waiting   the client asked; no decision yet (each POST keeps it for another lifetime)
 //   approved  the next POST for exactly this (project, iv) gets the link, once, within the lifetime
 //             (stored "claiming" while that POST makes the link; the row goes once the link exists)
-//   denied    the POSTs are refused until the row is swept
-//   expired   a decision older than the lifetime: void
+//   denied    the POSTs are refused until the row is swept, also once its lifetime is over
+//   expired   an approval older than the lifetime: void
 //   linked    claimed: the row is gone and a ProjectLink holds (project, iv), like any other link
 
 export type LinkApprovalState = "waiting" | "approved" | "denied" | "expired";
 
-/** A stored status read at `now`: a decision past its expiry is void; a claim under way is still an approval. */
+/**
+ * A stored status read at `now`: an approval past its expiry is void; a claim under way is still
+ * an approval; a denial stays one (telling the client to have it approved again would be false).
+ */
 export function linkApprovalState(status: string, expiresAt: Date, now: number): LinkApprovalState {
-  if (status !== "approved" && status !== "denied" && status !== "claiming") return "waiting";
-  if (expiresAt.getTime() <= now) return "expired";
-  return status === "denied" ? "denied" : "approved";
+  if (status === "denied") return "denied";
+  if (status !== "approved" && status !== "claiming") return "waiting";
+  return expiresAt.getTime() <= now ? "expired" : "approved";
 }
 
 const REFRESH_AT_MOST_EVERY_MS = 60_000;

@@ -9,7 +9,7 @@ import type { RequestOrigin } from "../request-origin";
 import { randomId } from "../secrets";
 import { deleteAccessToken, issueProjectAccessToken } from "../tokens/issue-access-token";
 import { createProjectLink, type LinkAnswer } from "./create-project-link";
-import { alreadyLinked, linkApprovalState, waitingNeedsRefresh } from "./link-approval-lifecycle";
+import { alreadyLinked, assertLegacyLinkApproval, linkApprovalState, waitingNeedsRefresh } from "./link-approval-lifecycle";
 
 // POST /api/projects/{projectId}/link/{iv} with no Authorization, LEGACY_LINK_APPROVAL on: an
 // existing client asks again and again until the person has approved this (project, iv) in the
@@ -68,8 +68,10 @@ async function claim(cfg: Config, projectId: string, iv: string, approval: { app
   });
   if (claimed.count !== 1) return null;
   let answer: LinkAnswer;
+  let tokenId: string;
   try {
     const issued = await issueProjectAccessToken(cfg, approverId, projectId, `Link approved in the browser (iv ${iv.slice(0, 8)}…)`);
+    tokenId = issued.id;
     try {
       answer = await createProjectLink(cfg, { id: issued.id, userId: approverId, projectId, expiresAt: issued.expiresAt }, projectId, iv, origin);
     } catch (error) {
@@ -82,11 +84,15 @@ async function claim(cfg: Config, projectId: string, iv: string, approval: { app
     await prisma.linkApproval.updateMany({ where: claiming, data: { status: "approved", expiresAt: approval.expiresAt } });
     throw error;
   }
-  await prisma.linkApproval.deleteMany({ where: claiming });
-  return answer;
+  if ((await prisma.linkApproval.deleteMany({ where: claiming })).count === 1) return answer;
+  // The claim outlived CLAIM_HOLD_MS and a new decision (or the sweep) took its row: the
+  // person's latest word wins, so the link goes with the token that made it.
+  await deleteAccessToken(tokenId);
+  return null;
 }
 
 export async function requestApprovedLink(cfg: Config, pathProjectId: string, iv: string, origin: RequestOrigin): Promise<LinkAnswer> {
+  assertLegacyLinkApproval(cfg);
   const projectId = await resolveProjectId(pathProjectId);
   if (projectId === null) throw new ApiError("not_found", "No project with this id exists.");
   const prisma = await db();

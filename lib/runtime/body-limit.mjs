@@ -7,6 +7,8 @@
 
 export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
 
+const LINGER_AFTER_REFUSAL_MS = 2000;
+
 /** The JSON answer for a body over the limit, as lib/http/response.ts gives it. */
 export const PAYLOAD_TOO_LARGE_BODY = JSON.stringify({ error: `The request body must be at most ${MAX_REQUEST_BODY_BYTES} bytes.`, code: "payload_too_large" });
 
@@ -43,7 +45,11 @@ export function refuseOversizedBody(request, response) {
   // Taken now: by "finish" the response has let go of the socket.
   const { socket } = request;
   response.on("finish", () => {
-    if (cut) socket.end();
+    if (!cut) return;
+    // Half-closed first, so the client can read the 413 before a reset could discard it; then
+    // gone, so a client that keeps streaming is not read (and dropped) until requestTimeout.
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_AFTER_REFUSAL_MS).unref();
   });
   return false;
 }

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from "node:http";
+import { connect } from "node:net";
 import { expect, test } from "@playwright/test";
 import { MAIN_URL, scratchDatabase } from "../../playwright.config";
 import { linkedClient } from "../helpers/journey.mjs";
@@ -194,6 +195,25 @@ test("a huge body is refused before it is buffered: 413 JSON, and no Next body-s
   }
   await new Promise((resolve) => setTimeout(resolve, 1000));
   expect(output).not.toContain("Request body exceeded");
+});
+
+// A client that goes on streaming after its 413 is cut off, not read (and dropped) until Node's
+// requestTimeout, 300 s later.
+test("a streamed body past the limit: after the 413 the connection is closed even if the client keeps sending", async () => {
+  const socket = connect(PORT, "127.0.0.1");
+  await new Promise((resolve) => socket.once("connect", resolve));
+  let answer = "";
+  socket.on("data", (chunk: Buffer) => (answer += chunk.toString()));
+  const closed = new Promise<number>((resolve) => socket.once("close", () => resolve(Date.now())));
+  socket.on("error", () => undefined);
+  socket.write(`POST /api/init HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+  const chunk = `${(1024).toString(16)}\r\n${" ".repeat(1024)}\r\n`;
+  const sending = setInterval(() => socket.writable && socket.write(chunk.repeat(20)), 100);
+  const closedAt = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(0), 8000))]);
+  clearInterval(sending);
+  socket.destroy();
+  expect(answer).toMatch(/^HTTP\/1\.1 413/);
+  expect(closedAt, "the server still reads a refused body after 8 s").toBeGreaterThan(0);
 });
 
 // Issue 14, item 3: with a second session cookie planted, the page and its Approve never act as

@@ -5,12 +5,14 @@ const NOW = Date.UTC(2026, 10, 23, 12);
 const at = (offsetMs: number) => new Date(NOW + offsetMs);
 
 describe("linkApprovalState", () => {
-  it("reads a claim under way as the approval it was, and any decision past its expiry as expired", () => {
+  it("reads a claim under way as the approval it was, an approval past its expiry as expired, and a denial as denied", () => {
     expect(linkApprovalState("approved", at(1000), NOW)).toBe("approved");
     expect(linkApprovalState("claiming", at(1000), NOW)).toBe("approved");
     expect(linkApprovalState("denied", at(1000), NOW)).toBe("denied");
     expect(linkApprovalState("claiming", at(0), NOW)).toBe("expired");
-    expect(linkApprovalState("denied", at(-1), NOW)).toBe("expired");
+    expect(linkApprovalState("approved", at(-1), NOW)).toBe("expired");
+    // A client told its denied link "expired, approve it again" would send the person back.
+    expect(linkApprovalState("denied", at(-1), NOW)).toBe("denied");
     expect(linkApprovalState("waiting", at(-1), NOW)).toBe("waiting");
   });
 });

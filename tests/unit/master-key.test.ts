@@ -28,6 +28,8 @@ describe("resolveMasterKey (server start)", () => {
     expect(first.generated).toBe(true);
     expect(Buffer.from(first.key, "base64")).toHaveLength(32);
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    // The key's folder is the default database's too (data/): created first, it must be the owner's alone.
+    expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
     expect(resolveMasterKey({ NODE_ENV: "development" }, file)).toEqual({ key: first.key, generated: false });
     expect(readFileSync(file, "utf8").trim()).toBe(first.key);
   });
