@@ -82,9 +82,12 @@ export async function openInitEventStream(cfg: Config, id: string, lastEventId: 
         sent = status;
       }
       if (status !== "pending") return;
-      const end = await watch.next(Math.min(now + HEARTBEAT_MS, expiresAt), stopped);
+      const heartbeatAt = now + HEARTBEAT_MS;
+      const end = await watch.next(Math.min(heartbeatAt, expiresAt), stopped);
       if (end === "aborted") return;
-      heartbeats = end === "deadline" && Date.now() < expiresAt ? heartbeats + 1 : 0;
+      // Which deadline it was, from the deadlines themselves: a timer may end a moment before
+      // Date.now() reaches the expiry, and that wait was for the expiry, not a heartbeat.
+      heartbeats = end === "deadline" && heartbeatAt < expiresAt ? heartbeats + 1 : 0;
       if (heartbeats > 0) controller.enqueue(encoder.encode(": heartbeat\n\n"));
       // A lost notice must not leave the stream on pending until expiry: the row is read again
       // on every notice, at expiry, and every REREAD_HEARTBEATS heartbeats (a held wait's cap).

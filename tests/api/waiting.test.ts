@@ -242,6 +242,31 @@ describe("GET /api/init/{id}/events", () => {
     expect(await stream.next()).toBeNull();
   });
 
+  // A timer may end a moment before Date.now() reaches its deadline: the wait for the expiry
+  // that ends early is not a heartbeat (it was sent as one, before the expired event).
+  it("sends no heartbeat when its wait for the expiry ends a moment early", async () => {
+    const init = await createdInit();
+    const prisma = await db();
+    await prisma.init.update({ where: { id: init.id }, data: { expiresAt: new Date(Date.now() + 1000) } });
+    const realSetTimeout = globalThis.setTimeout;
+    const realSleep = (ms: number) => new Promise((resolve) => realSetTimeout(resolve, ms));
+    // Faked before the stream opens, so that its wait for the expiry is a fake timer.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const stream = eventReader(await events(init.id));
+      await stream.next();
+      expect(await stream.next()).toMatchObject({ id: "pending" });
+      // The expiry's timer ends while the clock still reads before the expiry.
+      await vi.advanceTimersByTimeAsync(1000);
+      await realSleep(1100);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(await stream.next()).toMatchObject({ id: "expired", data: { status: "expired" } });
+      expect(await stream.next()).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("reads the row again every few heartbeats, so a change whose notice was lost still arrives", async () => {
     const init = await createdInit();
     const stream = eventReader(await events(init.id));
