@@ -1,9 +1,9 @@
 import type { Config } from "../config";
-import { db } from "../db";
 import { addressSubject, consumeRateLimit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
 import { hashSecret, randomId, randomSecret } from "../secrets";
+import { insertInit } from "./init-group-commit";
 import type { CreateInitBody } from "./schemas";
 import { newUserCode } from "./user-code";
 
@@ -30,26 +30,26 @@ export const INIT_SECRET_PREFIX = "ilsec_";
 // URLs come from the configured APP_URL only, never from the request's Host.
 export async function createInit(cfg: Config, body: CreateInitBody, origin: RequestOrigin): Promise<CreatedInit> {
   await consumeRateLimit(limitRules(cfg).createInit, addressSubject(origin.address));
-  const prisma = await db();
   const now = Date.now();
   const secret = randomSecret(INIT_SECRET_PREFIX);
-  const init = await prisma.init.create({
-    data: {
-      id: randomId(),
-      userCode: newUserCode(),
-      secretHash: hashSecret(secret),
-      sender: body.sender,
-      senderDevice: body.sender_device,
-      senderOs: body.sender_os,
-      senderIp: body.sender_ip,
-      userCodeShown: body.user_code_shown,
-      observedIp: origin.address,
-      observedUserAgent: origin.userAgent,
-      intervalMs: cfg.initIntervalMs,
-      createdAt: new Date(now),
-      expiresAt: new Date(now + cfg.initLifetimeMs),
-    },
-    select: { id: true, userCode: true, intervalMs: true, createdAt: true, expiresAt: true },
+  const init = {
+    id: randomId(),
+    userCode: newUserCode(),
+    intervalMs: cfg.initIntervalMs,
+    createdAt: new Date(now),
+    expiresAt: new Date(now + cfg.initLifetimeMs),
+  };
+  // Answered once the row is durable, in a commit shared with the inits that arrived with it.
+  await insertInit({
+    ...init,
+    secretHash: hashSecret(secret),
+    sender: body.sender,
+    senderDevice: body.sender_device,
+    senderOs: body.sender_os,
+    senderIp: body.sender_ip,
+    userCodeShown: body.user_code_shown,
+    observedIp: origin.address,
+    observedUserAgent: origin.userAgent,
   });
   return {
     id: init.id,

@@ -49,6 +49,20 @@ describe("POST /api/init — Create Init", () => {
     expect(JSON.stringify(row)).not.toContain(body.secret);
   });
 
+  // Inits that arrive together share one commit (lib/init/init-group-commit.ts): each must still
+  // be answered with its own row, durable before its 201, and none mixed up with another.
+  it("answers 60 concurrent creations each with its own stored row", async () => {
+    const senders = Array.from({ length: 60 }, (_, i) => `@acme/cli-${i}`);
+    const created = await Promise.all(senders.map((sender) => createdInit({ sender, sender_device: `device ${sender}` })));
+    const prisma = await db();
+    const rows = await prisma.init.findMany({ where: { id: { in: created.map((each) => each.id) } } });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(new Set(created.map((each) => each.id)).size).toBe(60);
+    created.forEach((body, i) => {
+      expect(byId.get(body.id)).toMatchObject({ sender: senders[i], senderDevice: `device ${senders[i]}`, userCode: body.user_code, secretHash: hashSecret(body.secret), status: "pending" });
+    });
+  });
+
   it("takes the observed address from the TCP peer, not from a client-sent X-Forwarded-For", async () => {
     const body = await (await createInitJson({ sender: "@acme/cli" }, { "x-forwarded-for": "203.0.113.9" })).json();
     const prisma = await db();
