@@ -1,4 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import { concurrencyLimit } from "../limits/concurrency";
+import { processWide } from "../process-wide";
 
 // scrypt, memory-hard, at OWASP's recommended cost: N=2^17, r=8, p=1 (128 MiB and a few hundred
 // ms a hash), a 16-byte salt and a 32-byte key. Each hash is stored as
@@ -9,12 +11,22 @@ const KEY_LENGTH = 32;
 
 type Params = { N: number; r: number; p: number };
 
+// Each hash holds 128 MiB while it runs, and sign-in, sign-up and the unknown-email check can be
+// asked for by anyone: without a bound a flood would run one per libuv thread (four) in every
+// worker. Two at once per process keep a worker's extra memory at 256 MiB and leave libuv
+// threads for file and DNS work; the others wait their turn.
+const HASHES_AT_ONCE = 2;
+const hashSlots = processWide("password-hash-slots", () => concurrencyLimit(HASHES_AT_ONCE));
+
 function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
   // scrypt needs 128·N·r bytes; Node refuses anything above maxmem (32 MiB by default).
   const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r };
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+  return hashSlots(
+    () =>
+      new Promise((resolve, reject) => {
+        scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
+      }),
+  );
 }
 
 type StoredHash = { params: Params; salt: Buffer; key: Buffer };
