@@ -16,7 +16,7 @@ import type { CodeCheck, ProjectChoice } from "./schemas";
  */
 export async function approveInit(cfg: Config, userId: string, initId: string, choice: ProjectChoice, check: CodeCheck): Promise<string> {
   const init = await pendingInit(initId);
-  await checkUserCode(codeCheckMode(cfg.initCodeCheck, init.userCodeShown), init.id, init.userCode, check);
+  await checkUserCode(cfg, codeCheckMode(cfg.initCodeCheck, init.userCodeShown), init.id, init.userCode, check);
   const prisma = await db();
   const now = new Date();
   let projectId: string;

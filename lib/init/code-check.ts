@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Config } from "../config";
 import { db } from "../db";
 import { ApiError } from "../errors";
+import { publishInitChange } from "./init-events";
 import type { CodeCheck } from "./schemas";
 import { normaliseUserCode } from "./user-code";
 
@@ -12,7 +13,7 @@ import { normaliseUserCode } from "./user-code";
 
 export const MAX_CODE_ATTEMPTS = 5;
 
-export async function checkUserCode(mode: Config["initCodeCheck"], initId: string, userCode: string, check: CodeCheck): Promise<void> {
+export async function checkUserCode(cfg: Config, mode: Config["initCodeCheck"], initId: string, userCode: string, check: CodeCheck): Promise<void> {
   if (mode === "confirm") {
     if (!check.confirmed) throw new ApiError("code_mismatch", "Confirm that the code matches the one in your terminal.");
     return;
@@ -41,6 +42,8 @@ export async function checkUserCode(mode: Config["initCodeCheck"], initId: strin
     throw new ApiError("code_mismatch", "That code does not match. Check the code in your terminal and type it again.");
   }
   const denied = await prisma.init.updateMany({ where: { id: initId, status: "pending" }, data: { status: "denied", decidedAt: new Date() } });
+  // A denial like the person's own: the client waiting on it learns it now, not at its wait's end.
+  if (denied.count === 1) await publishInitChange(cfg, initId);
   throw new ApiError("init_not_pending", denied.count === 1 ? TOO_MANY_WRONG_CODES : "This request is no longer pending.");
 }
 

@@ -66,6 +66,18 @@ describe("GET /api/init/{id} with Prefer: wait", () => {
     expect(await (await answer).json()).toMatchObject({ status: "denied" });
   });
 
+  // The fifth wrong code denies the init (lib/init/code-check.ts): a denial like any other.
+  it("ends when the init is denied by too many wrong codes", async () => {
+    const { token } = await newAccount();
+    const init = await createdInit({ sender: "@acme/cli", user_code_shown: true });
+    const answer = held(init.id, "wait=30");
+    await waiting(init.id);
+    const started = Date.now();
+    for (let attempt = 0; attempt < 5; attempt++) expect((await approve(init.id, token, { project: "new", name: "x", user_code: "BBBB-BBBB" })).status).toBe(303);
+    expect(await (await answer).json()).toMatchObject({ status: "denied" });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
   it("ends when the init expires, with nothing published", async () => {
     const init = await createdInit();
     const prisma = await db();
