@@ -14,7 +14,7 @@ import { checkEnvironmentOrExit } from "./lib/runtime/check-environment.mjs";
 import { refuseOversizedBody } from "./lib/runtime/body-limit.mjs";
 import { runPrimary } from "./lib/runtime/primary.mjs";
 import { workerCount } from "./lib/runtime/worker-count.mjs";
-import { API_POLICY, isHttpsOrigin, loggedPath, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER } from "./lib/runtime/request-context.mjs";
+import { API_POLICY, isHttpsOrigin, loggedPath, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, STOPPING_EVENT } from "./lib/runtime/request-context.mjs";
 
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || "0.0.0.0";
@@ -67,12 +67,14 @@ async function serve() {
     console.log(JSON.stringify({ level: "info", msg: "listening", url: `http://${hostname}:${port}`, pid: process.pid }));
   });
 
-  // A stop finishes the requests under way (up to 5 s). process.on, not once: under a terminal,
-  // Ctrl-C reaches a worker twice (from the terminal and from the primary).
+  // A stop finishes the requests under way (up to 5 s); requests held waiting on an init are
+  // answered at once with its status as it is. process.on, not once: under a terminal, Ctrl-C
+  // reaches a worker twice (from the terminal and from the primary).
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    /** @type {import("node:events").EventEmitter} */ (process).emit(STOPPING_EVENT);
     server.close(() => process.exit(0));
     setTimeout(() => process.exit(0), 5000).unref();
   };

@@ -84,7 +84,8 @@ export async function openInitEventStream(cfg: Config, id: string, lastEventId: 
       if (status !== "pending") return;
       const heartbeatAt = now + HEARTBEAT_MS;
       const end = await watch.next(Math.min(heartbeatAt, expiresAt), stopped);
-      if (end === "aborted") return;
+      // Stopping: closed, and the EventSource reconnects (after `retry`) to a running process.
+      if (end === "aborted" || end === "stopping") return;
       // Which deadline it was, from the deadlines themselves: a timer may end a moment before
       // Date.now() reaches the expiry, and that wait was for the expiry, not a heartbeat.
       heartbeats = end === "deadline" && heartbeatAt < expiresAt ? heartbeats + 1 : 0;

@@ -4,6 +4,7 @@ import { config, type Config } from "../config";
 import { databaseProvider } from "../database-url";
 import { db } from "../db";
 import { processWide } from "../process-wide";
+import { STOPPING_EVENT } from "../runtime/request-context.mjs";
 
 // Change notices of inits, for the requests that wait on one (Prefer: wait, the event stream).
 // A notice only says "this init may have changed": a woken waiter reads the row again, so a
@@ -27,8 +28,8 @@ const BROADCAST_CHANNEL = "init-change";
 const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 10_000;
 
-/** What a wait ended on. */
-export type WaitEnd = "changed" | "deadline" | "aborted";
+/** What a wait ended on; "stopping": the process is stopping (server.mjs), so no wait may go on. */
+export type WaitEnd = "changed" | "deadline" | "aborted" | "stopping";
 
 /**
  * One waiter's subscription, made before it reads the row, so that a change committed after
@@ -48,9 +49,15 @@ export class InitWatch {
     else this.wake("changed");
   }
 
+  /** Ends the wait under way, if any; every later one ends at once (Hub.stopping). */
+  stop(): void {
+    this.wake?.("stopping");
+  }
+
   /** Resolves at the next notice (or one kept since the last wait), at `until` (ms epoch), or when `signal` aborts. */
   next(until: number, signal: AbortSignal): Promise<WaitEnd> {
     if (signal.aborted) return Promise.resolve("aborted");
+    if (this.hub.stopping) return Promise.resolve("stopping");
     if (this.noticed) {
       this.noticed = false;
       return Promise.resolve("changed");
@@ -82,8 +89,13 @@ const isBroadcast = (message: unknown): message is IpcMessage =>
 class Hub {
   private readonly watches = new Map<string, Set<InitWatch>>();
   private listening = false;
+  stopping = false;
 
   constructor() {
+    process.once(STOPPING_EVENT, () => {
+      this.stopping = true;
+      for (const set of this.watches.values()) for (const watch of [...set]) watch.stop();
+    });
     // A worker of `npm start` hears the other workers' notices from the primary.
     if (cluster.isWorker) {
       process.on("message", (message: unknown) => {

@@ -78,10 +78,13 @@ async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, he
   let now = Date.now();
   let status: InitStatus = "pending";
   while (status === "pending" && now < until) {
-    if ((await held.watch.next(until, held.signal)) === "aborted") break;
+    const end = await held.watch.next(until, held.signal);
+    if (end === "aborted") break;
     init = (await readInitRow(first.id)) ?? init;
     now = Date.now();
     status = effectiveStatus(init.status, init.expiresAt, now);
+    // The process is stopping: answered with the status as it is now, the client asks again.
+    if (end === "stopping") break;
   }
   // A client that went away must not spend the one-time token on an answer nobody reads.
   if (secret !== null && status === "done" && !held.signal.aborted) await takePickup(cfg, init.id);

@@ -23,3 +23,10 @@ export function loggedPath(url) {
   const path = query === -1 ? url : url.slice(0, query);
   return path.includes("/link/") ? path.replace(/(\/link\/[^/]{8})[^/]+/, "$1…") : path;
 }
+
+/**
+ * The process event server.mjs emits when it starts to stop (SIGTERM, SIGINT): requests held
+ * waiting on an init (lib/init/init-events.ts) end then, answered with the status as it is,
+ * instead of being cut when the process exits.
+ */
+export const STOPPING_EVENT = "initlink:stopping";

@@ -5,7 +5,8 @@
 // 2. An approval on one worker ends the requests held with `Prefer: wait` on every worker (the
 //    primary relays the change notice), long before their wait runs out.
 // 3. A worker killed with SIGKILL is replaced by a new one, and the service answers all along.
-// 4. SIGTERM stops the primary and every worker, exit code 0.
+// 4. SIGTERM stops the primary and every worker, exit code 0; requests held on an init are
+//    answered with its status as it is, not cut.
 // 5. The primary killed with SIGKILL takes its workers with it: none is left holding the port.
 // 6. WEB_CONCURRENCY=1 is one process that serves.
 // Prints each check; exits non-zero on the first failure.
@@ -148,9 +149,20 @@ check(answered > 0 && [...during.statuses.keys()].every((status) => status === 2
 const after = await Promise.all(Array.from({ length: 50 }, () => send("GET", "/api/live")));
 check(after.every((answer) => answer.status === 200), "50 requests after the replacement: all 200");
 
-// 4: a graceful stop.
+// 4: a graceful stop. Requests held waiting on a pending init are answered with its status,
+// at once, not cut when the workers exit 5 s later.
+const pendingInits = await Promise.all(
+  Array.from({ length: HELD }, async (_unused, number) => JSON.parse((await send("POST", "/api/init", JSON.stringify({ sender: `@workers/stop-${number}` }), { "content-type": "application/json" })).text).id),
+);
+const heldAtStop = pendingInits.map((id) => send("GET", `/api/init/${id}`, undefined, { prefer: `wait=${HELD_SECONDS}` }).catch(() => null));
+await sleep(1000);
 const exited = new Promise((resolve) => server.once("exit", (code) => resolve(code)));
+const stopSince = performance.now();
 server.kill("SIGTERM");
+const answersAtStop = await Promise.all(heldAtStop);
+const answeredIn = (performance.now() - stopSince) / 1000;
+const pendingAtStop = answersAtStop.filter((answer) => answer?.status === 200 && JSON.parse(answer.text).status === "pending").length;
+check(pendingAtStop === HELD && answeredIn < 4, `SIGTERM: the ${HELD} requests held on both workers are answered (${pendingAtStop}× 200 pending) ${answeredIn.toFixed(1)} s after it, not cut`);
 const code = await exited;
 const stopped = /** @type {number[]} */ ([second, replaced]);
 check(code === 0 && (await allExited(stopped)), `SIGTERM stops the primary (exit code ${code}) and its workers (${stopped.filter(alive).join(", ") || "none left"})`);
