@@ -3,6 +3,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { findInitView } from "@/lib/init/init-view";
 import { sweep } from "@/lib/maintenance/sweep";
+import { resolveProjectId } from "@/lib/projects/resolve-project";
 import { createInit } from "../helpers/api";
 import { approve, deny, newAccount, SITE } from "../helpers/forms";
 import { dispatch } from "../helpers/in-process";
@@ -135,6 +136,10 @@ describe("a project named by the id of an init approved into it", () => {
     expect(response.status).toBe(200);
     const { bearer } = await response.json();
     expect((await getProject(init.id, { authorization: bearer })).status).toBe(200);
+    // The pages resolve the alias as they resolve the init's id: for the owner only.
+    const stranger = await approvedClient("Someone else's");
+    expect(await resolveProjectId(init.id, owner.userId)).toBe(owner.projectId);
+    expect(await resolveProjectId(init.id, stranger.userId)).toBeNull();
     // A second sweep keeps the alias once.
     await sweep(config());
     expect(await prisma.projectAlias.count({ where: { id: init.id } })).toBe(1);
