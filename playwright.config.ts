@@ -5,10 +5,12 @@ import { defineConfig, devices } from "@playwright/test";
 // it first). Two servers on scratch databases: one with the default timings, one with a short
 // lifetime and interval for expiry and live updates. With TEST_POSTGRES_URL (a PostgreSQL
 // server's maintenance database) they run on PostgreSQL databases instead of SQLite files.
-export const MAIN_URL = "http://127.0.0.1:3100";
-export const SHORT_URL = "http://127.0.0.1:3101";
+// E2E_PORT (default 3100) is the first of the three ports, so several checkouts can run at once.
+const firstPort = Number(process.env.E2E_PORT ?? 3100);
+export const MAIN_URL = `http://127.0.0.1:${firstPort}`;
+export const SHORT_URL = `http://127.0.0.1:${firstPort + 1}`;
 /** Existing clients' browser-approved link switched on (tests/e2e/compat.spec.ts). */
-export const COMPAT_URL = "http://127.0.0.1:3102";
+export const COMPAT_URL = `http://127.0.0.1:${firstPort + 2}`;
 
 const postgresServer = process.env.TEST_POSTGRES_URL;
 
