@@ -1,5 +1,6 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { Prisma, PrismaClient } from "./generated/prisma/client";
 import { PrismaClient as PostgresqlPrismaClient } from "./generated/prisma-postgresql/client";
 import { config, type Config } from "./config";
@@ -46,10 +47,20 @@ async function attachCounters(client: PrismaClient, file: string): Promise<void>
   );
 }
 
+let pool: pg.Pool | undefined;
+
+/**
+ * The process's one PostgreSQL pool, Prisma's and the hot paths' own statements' (lib/direct-sql.ts):
+ * instances × workers × (DATABASE_POOL_SIZE + 1 for the change notices' LISTEN) must stay under
+ * the server's max_connections (or the pooler's limit).
+ */
+export function postgresqlPool(cfg: Config): pg.Pool {
+  pool ??= new pg.Pool({ connectionString: cfg.databaseUrl, max: cfg.databasePoolSize, connectionTimeoutMillis: 5000 });
+  return pool;
+}
+
 function openPostgresql(cfg: Config): Database {
-  // A bounded pool per process: instances × workers × (DATABASE_POOL_SIZE + 1 for the change
-  // notices' LISTEN) must stay under the server's max_connections (or the pooler's limit).
-  const adapter = new PrismaPg({ connectionString: cfg.databaseUrl, max: cfg.databasePoolSize, connectionTimeoutMillis: 5000 });
+  const adapter = new PrismaPg(postgresqlPool(cfg));
   // TypeScript cannot compare the two clients' generic model types across modules; they are
   // the same at run time, which the whole API suite checks on both providers.
   return new PostgresqlPrismaClient({ adapter }) as unknown as Database;

@@ -1,4 +1,6 @@
+import { config } from "../config";
 import { counterTable, db } from "../db";
+import { countersPrefix, directSql } from "../direct-sql";
 import { ApiError } from "../errors";
 
 // RFC 8628 §3.5: a client polling faster than the interval is told to slow down. Only accepted
@@ -21,20 +23,22 @@ export const POLL_TOLERANCE = 0.25;
 
 /**
  * Records an on-time poll, or refuses a fast one with `slow_down`, in one statement (an upsert
- * whose syntax SQLite and PostgreSQL share), so two concurrent polls cannot both pass.
+ * whose syntax SQLite and PostgreSQL share), so two concurrent polls cannot both pass. On the
+ * driver itself: it runs on every poll (lib/direct-sql.ts).
  */
 export async function admitPoll(initId: string, poller: Poller, intervalMs: number, now: number): Promise<void> {
-  const prisma = await db();
-  const table = counterTable("InitPollClock");
+  const sql = await directSql();
+  const table = `${countersPrefix(config())}"InitPollClock"`;
   const onTimeSince = now - Math.floor(intervalMs * (1 - POLL_TOLERANCE));
-  const accepted = await prisma.$executeRaw`
-    INSERT INTO ${table} ("initId", "poller", "lastPolledAt") VALUES (${initId}, ${poller}, ${BigInt(now)})
-    ON CONFLICT ("initId", "poller") DO UPDATE SET "lastPolledAt" = excluded."lastPolledAt"
-    WHERE "InitPollClock"."lastPolledAt" <= ${BigInt(onTimeSince)}`;
+  const accepted = await sql.run(
+    `INSERT INTO ${table} ("initId", "poller", "lastPolledAt") VALUES (?, ?, ?)
+     ON CONFLICT ("initId", "poller") DO UPDATE SET "lastPolledAt" = excluded."lastPolledAt"
+     WHERE "InitPollClock"."lastPolledAt" <= ?`,
+    [initId, poller, now, onTimeSince],
+  );
   if (accepted === 1) return;
-  const rows = await prisma.$queryRaw<{ lastPolledAt: bigint | number }[]>`
-    SELECT "lastPolledAt" FROM ${table} WHERE "initId" = ${initId} AND "poller" = ${poller}`;
-  const waitMs = rows.length === 1 ? Number(rows[0].lastPolledAt) + intervalMs - now : intervalMs;
+  const row = await sql.one<{ lastPolledAt: number | string }>(`SELECT "lastPolledAt" FROM ${table} WHERE "initId" = ? AND "poller" = ?`, [initId, poller]);
+  const waitMs = row === undefined ? intervalMs : Number(row.lastPolledAt) + intervalMs - now;
   throw new ApiError("slow_down", `Polling too fast: wait ${intervalMs} ms between requests.`, {
     interval: intervalMs,
     retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),

@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { db } from "../db";
+import { directSql, timestampMs } from "../direct-sql";
 import { projectUrl } from "../projects/projects";
 import { RANDOM_ID_PATTERN } from "../secrets";
 import { watchInit, type InitWatch } from "./init-events";
@@ -25,14 +25,26 @@ export type StatusAnswer = {
 export type Hold = { seconds: number; signal: AbortSignal };
 
 /** The row an answer is made of. */
-export type InitRow = NonNullable<Awaited<ReturnType<typeof readInitRow>>>;
+export type InitRow = {
+  id: string;
+  status: string;
+  intervalMs: number;
+  expiresAt: Date;
+  secretHash: string;
+  projectId: string | null;
+  accessTokenId: string | null;
+};
 
-export async function readInitRow(id: string) {
-  const prisma = await db();
-  return prisma.init.findUnique({
-    where: { id },
-    select: { id: true, status: true, intervalMs: true, expiresAt: true, secretHash: true, projectId: true, accessTokenId: true },
-  });
+type StoredInitRow = Omit<InitRow, "intervalMs" | "expiresAt"> & { intervalMs: number | string; expiresAt: string };
+
+// Read on every poll, so on the driver itself (lib/direct-sql.ts).
+const INIT_ROW = `SELECT "id", "status", "intervalMs", "expiresAt", "secretHash", "projectId", "accessTokenId" FROM "Init" WHERE "id" = ?`;
+
+export async function readInitRow(id: string): Promise<InitRow | null> {
+  const sql = await directSql();
+  const row = await sql.one<StoredInitRow>(INIT_ROW, [id]);
+  if (row === undefined) return null;
+  return { ...row, intervalMs: Number(row.intervalMs), expiresAt: new Date(timestampMs(row.expiresAt)) };
 }
 
 /**
