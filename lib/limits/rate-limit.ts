@@ -1,11 +1,14 @@
 import { isIP } from "node:net";
-import { counterTable, db } from "../db";
+import { config } from "../config";
+import { countersPrefix, directSql } from "../direct-sql";
 import { ApiError } from "../errors";
 
 // Abuse limits: fixed-window counters in the database, so that every instance counts against
-// the same limit; in the counters' table, kept out of the durable-flush path (lib/db.ts). Conditional statements in SQL that SQLite and PostgreSQL share take a unit
-// before the work, only while there is room (a refused request writes nothing), so concurrent
-// requests never overshoot; a request the rules do not count gives its unit back afterwards.
+// the same limit; in the counters' table, kept out of the durable-flush path (lib/db.ts), and
+// on the driver itself (lib/direct-sql.ts): Create Init takes a unit on every request.
+// Conditional statements in SQL that SQLite and PostgreSQL share take a unit before the work,
+// only while there is room (a refused request writes nothing), so concurrent requests never
+// overshoot; a request the rules do not count gives its unit back afterwards.
 
 export type RateLimit = { name: string; limit: number; windowMs: number };
 
@@ -14,15 +17,18 @@ export type TakenUnit = {
   key: string;
   window: number;
   /** The counter of an ended window that taking this unit replaced, restored if the unit goes back. */
-  replaced: { window: bigint; count: number } | null;
+  replaced: Counter | null;
 };
 
+type Counter = { window: number; count: number };
+
+const rateLimitTable = () => `${countersPrefix(config())}"RateLimit"`;
+
 /** The counter of `key`, if there is one. */
-async function readCounter(key: string): Promise<{ window: bigint; count: number } | null> {
-  const prisma = await db();
-  const rows = await prisma.$queryRaw<{ window: bigint | number; count: bigint | number }[]>`
-    SELECT "window", "count" FROM ${counterTable("RateLimit")} WHERE "key" = ${key}`;
-  return rows.length === 1 ? { window: BigInt(rows[0].window), count: Number(rows[0].count) } : null;
+async function readCounter(key: string): Promise<Counter | null> {
+  const sql = await directSql();
+  const row = await sql.one<{ window: number | string; count: number | string }>(`SELECT "window", "count" FROM ${rateLimitTable()} WHERE "key" = ?`, [key]);
+  return row === undefined ? null : { window: Number(row.window), count: Number(row.count) };
 }
 
 /**
@@ -34,22 +40,26 @@ async function readCounter(key: string): Promise<{ window: bigint; count: number
  * requests never overshoot the limit.
  */
 async function takeIfRoom(rule: RateLimit, subject: string, window: number): Promise<TakenUnit | null> {
-  const prisma = await db();
-  const table = counterTable("RateLimit");
+  const sql = await directSql();
+  const table = rateLimitTable();
   const key = `${rule.name}:${subject}`;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const counted = await prisma.$queryRaw<{ window: bigint | number }[]>`
-      UPDATE ${table} SET "count" = "count" + 1
-      WHERE "key" = ${key} AND "window" >= ${window} AND "count" < ${rule.limit} RETURNING "window"`;
-    if (counted.length === 1) return { key, window: Number(counted[0].window), replaced: null };
-    const started = await prisma.$executeRaw`
-      INSERT INTO ${table} ("key", "window", "count") VALUES (${key}, ${window}, 1) ON CONFLICT ("key") DO NOTHING`;
+    const counted = await sql.one<{ window: number | string }>(
+      `UPDATE ${table} SET "count" = "count" + 1 WHERE "key" = ? AND "window" >= ? AND "count" < ? RETURNING "window"`,
+      [key, window, rule.limit],
+    );
+    if (counted !== undefined) return { key, window: Number(counted.window), replaced: null };
+    const started = await sql.run(`INSERT INTO ${table} ("key", "window", "count") VALUES (?, ?, 1) ON CONFLICT ("key") DO NOTHING`, [key, window]);
     if (started === 1) return { key, window, replaced: null };
     const row = await readCounter(key);
-    if (row !== null && Number(row.window) >= window && row.count >= rule.limit) return null;
-    if (row !== null && Number(row.window) < window) {
-      const restarted = await prisma.$executeRaw`
-        UPDATE ${table} SET "window" = ${window}, "count" = 1 WHERE "key" = ${key} AND "window" = ${row.window} AND "count" = ${row.count}`;
+    if (row !== null && row.window >= window && row.count >= rule.limit) return null;
+    if (row !== null && row.window < window) {
+      const restarted = await sql.run(`UPDATE ${table} SET "window" = ?, "count" = 1 WHERE "key" = ? AND "window" = ? AND "count" = ?`, [
+        window,
+        key,
+        row.window,
+        row.count,
+      ]);
       if (restarted === 1) return { key, window, replaced: row };
     }
     // A concurrent request changed the counter between two statements: look once more.
@@ -85,23 +95,24 @@ export async function consumeRateLimit(rule: RateLimit, subject: string): Promis
  * between them is looked at once more.
  */
 export async function giveBack(unit: TakenUnit): Promise<void> {
-  const prisma = await db();
-  const table = counterTable("RateLimit");
+  const sql = await directSql();
+  const table = rateLimitTable();
   if (unit.replaced !== null) {
-    const restored = await prisma.$executeRaw`
-      UPDATE ${table} SET "window" = ${unit.replaced.window}, "count" = ${unit.replaced.count}
-      WHERE "key" = ${unit.key} AND "window" = ${unit.window} AND "count" = 1`;
+    const restored = await sql.run(`UPDATE ${table} SET "window" = ?, "count" = ? WHERE "key" = ? AND "window" = ? AND "count" = 1`, [
+      unit.replaced.window,
+      unit.replaced.count,
+      unit.key,
+      unit.window,
+    ]);
     if (restored === 1) return;
   }
   for (let attempt = 0; attempt < 3; attempt++) {
-    const lowered = await prisma.$executeRaw`
-      UPDATE ${table} SET "count" = "count" - 1 WHERE "key" = ${unit.key} AND "window" = ${unit.window} AND "count" > 1`;
+    const lowered = await sql.run(`UPDATE ${table} SET "count" = "count" - 1 WHERE "key" = ? AND "window" = ? AND "count" > 1`, [unit.key, unit.window]);
     if (lowered === 1) return;
-    const deleted = await prisma.$executeRaw`
-      DELETE FROM ${table} WHERE "key" = ${unit.key} AND "window" = ${unit.window} AND "count" = 1`;
+    const deleted = await sql.run(`DELETE FROM ${table} WHERE "key" = ? AND "window" = ? AND "count" = 1`, [unit.key, unit.window]);
     if (deleted === 1) return;
     const row = await readCounter(unit.key);
-    if (row === null || Number(row.window) !== unit.window) return;
+    if (row === null || row.window !== unit.window) return;
   }
 }
 
@@ -124,15 +135,14 @@ export async function recordEvent(rule: RateLimit, subject: string): Promise<voi
 /** The events of `subject` counted in the current window, without counting one. */
 export async function countedEvents(rule: RateLimit, subject: string): Promise<number> {
   const row = await readCounter(`${rule.name}:${subject}`);
-  return row !== null && Number(row.window) >= Math.floor(Date.now() / rule.windowMs) ? row.count : 0;
+  return row !== null && row.window >= Math.floor(Date.now() / rule.windowMs) ? row.count : 0;
 }
 
 /** Deletes the counters of `rule` whose window ended before `now`'s (lib/maintenance/sweep.ts). */
 export async function sweepEndedWindows(rule: RateLimit, now: number): Promise<number> {
-  const prisma = await db();
+  const sql = await directSql();
   // Rule names are our own constants, free of LIKE's wildcards.
-  return prisma.$executeRaw`
-    DELETE FROM ${counterTable("RateLimit")} WHERE "key" LIKE ${`${rule.name}:%`} AND "window" < ${Math.floor(now / rule.windowMs)}`;
+  return sql.run(`DELETE FROM ${rateLimitTable()} WHERE "key" LIKE ? AND "window" < ?`, [`${rule.name}:%`, Math.floor(now / rule.windowMs)]);
 }
 
 /** The subject of a per-address limit: IPv4 addresses one by one, IPv6 by /64 (one host's usual share). */
