@@ -59,6 +59,8 @@ export type Config = {
     /** How long a waiting request or a decision stays; an approval not claimed by then is void. */
     lifetimeMs: number;
   };
+  /** The bearer GET /api/metrics asks for; null: it answers loopback callers only. */
+  metricsToken: string | null;
 };
 
 /** The configuration of `env`, or a ConfigError listing every bad value. */

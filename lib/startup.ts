@@ -3,9 +3,10 @@ import { SealedValueError } from "./crypto/sealed";
 import { prepareSigningKey } from "./links/signing-keys";
 import { startMaintenance } from "./maintenance/maintenance";
 import { fillKeyReserve } from "./projects/key-queue";
+import { logger } from "./runtime/logger.mjs";
 
 function exit(message: string): never {
-  console.error(message);
+  logger().fatal(message);
   process.exit(1);
 }
 

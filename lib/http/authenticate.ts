@@ -3,7 +3,10 @@ import { sessionUser, type SessionUser } from "../auth/sessions";
 import type { Config } from "../config";
 import { ApiError } from "../errors";
 import { verifyLinkBearerForPath, type VerifiedLinkBearer } from "../links/link-bearer";
+import { isLoopback } from "../ip-address";
+import { hashSecret, secretMatchesHash } from "../secrets";
 import { authenticateAccessToken, type AuthenticatedToken } from "../tokens/authenticate-access-token";
+import { clientAddress } from "./client-address";
 
 // How each operation's caller proves who it is, in one place. The route wrapper runs the mode an
 // operation names before anything else of the request is read.
@@ -28,6 +31,11 @@ export type Credentials = {
    * status. The operation checks it against the init's stored hash in the read it makes anyway.
    */
   initSecret: string | null;
+  /**
+   * A metrics scraper: with METRICS_TOKEN set, one that sends it as `Authorization: Bearer`;
+   * without, any caller from a loopback address (README, Operations).
+   */
+  metrics: null;
 };
 
 export type Authentication = keyof Credentials;
@@ -76,6 +84,17 @@ const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
   },
   initSecret: async (_cfg, headers) =>
     bearerCredential(headers, () => new ApiError("invalid_secret", "Send the init's secret as Authorization: Bearer <secret>.")),
+  metrics: async (cfg, headers) => {
+    if (cfg.metricsToken === null) {
+      if (isLoopback(clientAddress(headers, cfg.trustProxyHops))) return null;
+      throw new ApiError("not_found", "Metrics are served to loopback callers only unless METRICS_TOKEN is set.");
+    }
+    const message = "Send METRICS_TOKEN as Authorization: Bearer <token>.";
+    const token = bearerCredential(headers, () => new ApiError("invalid_token", message));
+    if (token === null) throw new ApiError("unauthorized", message);
+    if (!secretMatchesHash(token, hashSecret(cfg.metricsToken))) throw new ApiError("invalid_token", message);
+    return null;
+  },
 };
 
 export function authenticate<A extends Authentication>(mode: A, cfg: Config, headers: Headers, params: RawParams): Promise<Credentials[A]> {
