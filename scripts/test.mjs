@@ -44,5 +44,5 @@ if (postgresUrl) {
   step("two instances on one PostgreSQL database", bin("playwright"), ["test", "--config", "playwright.multi.config.ts"], { postgresql: true });
   console.log("\nnpm test: all suites passed, on SQLite and on PostgreSQL.");
 } else {
-  console.log("\nnpm test: all suites passed on SQLite. Set TEST_POSTGRES_URL to run them on PostgreSQL and the two-instance suite too (README, Tests).");
+  console.log("\nnpm test: all suites passed on SQLite. Set TEST_POSTGRES_URL to run them on PostgreSQL and the two-instance suite too (docs/testing.md).");
 }

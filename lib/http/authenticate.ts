@@ -20,7 +20,7 @@ export type Credentials = {
   accessToken: AuthenticatedToken;
   /**
    * Create Project Link's caller: an access token, or null for a request with no Authorization
-   * at all while LEGACY_LINK_APPROVAL is on (a link approved in the browser; README,
+   * at all while LEGACY_LINK_APPROVAL is on (a link approved in the browser; docs/api.md,
    * Compatibility with existing clients). With the switch off, exactly `accessToken`.
    */
   linkRequest: AuthenticatedToken | null;
@@ -33,7 +33,7 @@ export type Credentials = {
   initSecret: string | null;
   /**
    * A metrics scraper: with METRICS_TOKEN set, one that sends it as `Authorization: Bearer`;
-   * without, any caller from a loopback address (README, Operations).
+   * without, any caller from a loopback address (docs/operations.md).
    */
   metrics: null;
 };
@@ -49,7 +49,7 @@ type Authenticator<A extends Authentication> = (cfg: Config, headers: Headers, p
 
 const BEARER_HEADER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 // Existing clients put the link's `bearer` ("Bearer <JWT>") after their own "Bearer ": one
-// doubled prefix, and nothing looser, is read as the single one (README, Compatibility).
+// doubled prefix, and nothing looser, is read as the single one (docs/api.md, Compatibility).
 const DOUBLED_BEARER_HEADER = /^Bearer +Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /**

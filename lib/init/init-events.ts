@@ -16,7 +16,7 @@ import { STOPPING_EVENT } from "../runtime/request-context.mjs";
 // How a notice travels, from approve-init.ts and deny-init.ts after their conditional update:
 // - in this process, at once, to every waiter of the init;
 // - on PostgreSQL, to every process of every instance by NOTIFY; each process LISTENs on one
-//   connection of its own (a session-mode connection: see README, Waiting);
+//   connection of its own (a session-mode connection: see docs/api.md, Waiting without polling);
 // - on SQLite, to the other workers of `npm start` through the cluster primary, which relays
 //   an `initlink:broadcast` message to every other worker.
 //

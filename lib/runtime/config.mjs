@@ -73,7 +73,7 @@ const masterKeySchema = z
   .transform((value, ctx) => {
     const text = value?.trim() ?? "";
     if (text === "") {
-      ctx.addIssue({ code: "custom", message: "MASTER_KEY is not set: generate one with `openssl rand -base64 32` (see README, Key management)" });
+      ctx.addIssue({ code: "custom", message: "MASTER_KEY is not set: generate one with `openssl rand -base64 32` (see docs/design.md, Key management)" });
       return z.NEVER;
     }
     const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) ? Buffer.from(text, "base64") : Buffer.alloc(0);
@@ -85,7 +85,7 @@ const masterKeySchema = z
   });
 
 // A direct (session-mode) PostgreSQL URL for the LISTEN connection of lib/init/init-events.ts,
-// when DATABASE_URL goes through a pooler in transaction mode (see README, Waiting).
+// when DATABASE_URL goes through a pooler in transaction mode (see docs/api.md, Waiting without polling).
 const listenUrlSchema = z
   .string()
   .optional()
@@ -99,7 +99,7 @@ const listenUrlSchema = z
     return url;
   });
 
-// A bearer for GET /api/metrics (README, Operations): a scraper sends it as a Bearer credential.
+// A bearer for GET /api/metrics (docs/operations.md): a scraper sends it as a Bearer credential.
 const metricsTokenSchema = z
   .string()
   .optional()

@@ -10,7 +10,7 @@ import pino from "pino";
 // this module, and all of them (and server.mjs) must write through one buffer.
 const LOGGER = Symbol.for("initlink.logger");
 
-// The secrets the service hands out or reads (README, Token formats), URL credentials, and
+// The secrets the service hands out or reads (docs/api.md, Token formats), URL credentials, and
 // JWTs: an error's message or stack quoting one must not carry it into the log.
 const SECRET_PATTERNS = [
   /\bil(?:sec|at)_[A-Za-z0-9_-]+/g,

@@ -4,7 +4,7 @@ import { PEER_ADDRESS_HEADER } from "@/lib/runtime/request-context.mjs";
 import { createdInit, getInitStatus } from "../helpers/api";
 import { parseMetrics, sampleValue } from "../helpers/metrics-text.mjs";
 
-// GET /api/metrics without METRICS_TOKEN: served to loopback callers only (README, Operations);
+// GET /api/metrics without METRICS_TOKEN: served to loopback callers only (docs/operations.md);
 // tests/api/metrics-token.test.ts has the bearer. Request counts are server.mjs's and are
 // checked over HTTP (tests/load/operations-test.mjs).
 

@@ -1,5 +1,5 @@
 // @ts-check
-// `npm run test:operations`: what an operator sees of the production server (README, Operations).
+// `npm run test:operations`: what an operator sees of the production server (docs/operations.md).
 // 1. npm start says each phase in one JSON line, ends with `ready` and the APP_URL to open, and
 //    every line of its output is JSON (Next's own lines included).
 // 2. An incoming X-Request-Id is kept when sane, replaced when not, echoed on the answer and

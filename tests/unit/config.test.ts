@@ -41,7 +41,7 @@ describe("parseConfig", () => {
     expect(parseConfig(withKey({ METRICS_TOKEN: "" })).metricsToken).toBeNull();
   });
 
-  // The browser-approved link of existing clients is off unless asked for (README, Compatibility).
+  // The browser-approved link of existing clients is off unless asked for (docs/api.md, Compatibility).
   it("turns the browser-approved link on only when told", () => {
     expect(parseConfig(withKey({ LEGACY_LINK_APPROVAL: "ON", LEGACY_LINK_APPROVAL_SECONDS: "60" })).legacyLinkApproval).toEqual({ enabled: true, lifetimeMs: 60_000 });
     expect(() => parseConfig(withKey({ LEGACY_LINK_APPROVAL: "yes" }))).toThrow("LEGACY_LINK_APPROVAL must be off or on");
