@@ -10,7 +10,7 @@ export const BALANCER = "http://127.0.0.1:3106";
 export const SHARED_CREATE_INIT_LIMIT = 6;
 
 if (!process.env.TEST_POSTGRES_URL) {
-  throw new Error("The multi-instance suite needs PostgreSQL: set TEST_POSTGRES_URL (see README, Tests).");
+  throw new Error("The multi-instance suite needs PostgreSQL: set TEST_POSTGRES_URL (see docs/testing.md).");
 }
 
 const shared = scratchDatabase("shared");

@@ -9,37 +9,43 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import pino from "pino";
 import { checkEnvironmentOrExit } from "./lib/runtime/check-environment.mjs";
 import { refuseOversizedBody } from "./lib/runtime/body-limit.mjs";
+import { parseConfig } from "./lib/runtime/config.mjs";
+import { logger, routeConsoleToLogger } from "./lib/runtime/logger.mjs";
+import { observeRequest, startMetrics } from "./lib/runtime/metrics.mjs";
 import { runPrimary } from "./lib/runtime/primary.mjs";
+import { routeMatcherOfBuild } from "./lib/runtime/route-pattern.mjs";
 import { workerCount } from "./lib/runtime/worker-count.mjs";
-import { API_POLICY, isHttpsOrigin, loggedPath, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, STOPPING_EVENT } from "./lib/runtime/request-context.mjs";
+import { API_POLICY, isHttpsOrigin, loggedPath, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, requestIdOf, STOPPING_EVENT } from "./lib/runtime/request-context.mjs";
 
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || "0.0.0.0";
 const dev = process.argv.includes("--dev");
+const root = path.dirname(fileURLToPath(import.meta.url));
+const log = logger();
+// Checked already (checkEnvironmentOrExit, below, or by the primary before it forked).
+const appUrl = () => parseConfig(process.env).appUrl;
 
 async function serve() {
+  // Next.js and libraries print with console.*: their lines become JSON lines too.
+  routeConsoleToLogger();
+  startMetrics();
   const app = next({ dev, hostname, port });
   // prepare() runs instrumentation.ts, which validates the configuration and exits on a bad value.
   await app.prepare();
   const handle = app.getRequestHandler();
+  const routeOf = routeMatcherOfBuild(root);
 
   // Browsers that reached the service over https must never use plain http for it again.
   const httpsOnly = isHttpsOrigin(process.env.APP_URL ?? "");
 
   // One JSON line per request, carrying the id that the app's own log lines of that request
-  // carry too (lib/http/route.ts). The path only (loggedPath): no query string, no whole iv. pino writes
-  // from a buffer when stdout is free rather than once per request, and flushes on exit.
-  const log = pino(
-    { base: null, timestamp: false, formatters: { level: (label) => ({ level: label }) } },
-    pino.destination({ sync: false }),
-  );
-
+  // carry too (lib/http/route.ts), and its route pattern. The path only (loggedPath): no query
+  // string, no whole iv.
   const server = createServer((request, response) => {
     const started = performance.now();
-    const requestId = randomUUID();
+    const requestId = requestIdOf(request.headers[REQUEST_ID_HEADER], randomUUID);
     const url = request.url ?? "";
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
     request.headers[REQUEST_ID_HEADER] = requestId;
@@ -47,11 +53,13 @@ async function serve() {
     if (httpsOnly) response.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
     // API answers are JSON and may load nothing; proxy.ts (the pages' policy) does not run for them.
     if (url.startsWith("/api/") || url.startsWith("/.well-known/")) response.setHeader("Content-Security-Policy", API_POLICY);
-    response.on("finish", () => {
-      log.info(
-        { request_id: requestId, method: request.method, path: loggedPath(url), status: response.statusCode, ms: Math.round(performance.now() - started) },
-        "request",
-      );
+    // "close" rather than "finish": a held wait or an event stream the client left counts too.
+    response.on("close", () => {
+      const seconds = (performance.now() - started) / 1000;
+      const route = routeOf(url);
+      const method = request.method ?? "GET";
+      observeRequest(method, route, response.statusCode, seconds);
+      log.info({ request_id: requestId, method, path: loggedPath(url), route, status: response.statusCode, ms: Math.round(seconds * 1000) }, "request");
     });
     if (refuseOversizedBody(request, response)) return;
     void handle(request, response);
@@ -64,7 +72,9 @@ async function serve() {
   server.headersTimeout = 66_000;
 
   server.listen(port, hostname, () => {
-    console.log(JSON.stringify({ level: "info", msg: "listening", url: `http://${hostname}:${port}`, pid: process.pid }));
+    log.info({ address: `http://${hostname}:${port}` }, "listening");
+    // One process: this is the whole server (under a primary, the primary says it).
+    if (!cluster.isWorker) log.info({ url: appUrl() }, `ready: open ${appUrl()}`);
   });
 
   // A stop finishes the requests under way (up to 5 s); requests held waiting on an init are
@@ -82,13 +92,19 @@ async function serve() {
   process.on("SIGINT", stop);
 }
 
+// An error nothing caught ends the process, logged with its stack like any other line.
+process.on("uncaughtException", (error) => {
+  log.fatal({ err: error }, "uncaught exception; exiting");
+  process.exit(1);
+});
+
 if (cluster.isPrimary) {
   // Once, by the primary (or the one process), before anything forks, listens or logs.
-  checkEnvironmentOrExit(path.dirname(fileURLToPath(import.meta.url)));
+  checkEnvironmentOrExit(root);
   if (!dev) Object.assign(process.env, { NODE_ENV: "production" });
   // The development server compiles on demand and reloads itself: one process only.
   const workers = dev ? 1 : workerCount(process.env.WEB_CONCURRENCY);
-  if (workers > 1) runPrimary(workers, fileURLToPath(import.meta.url), process.argv.slice(2));
+  if (workers > 1) runPrimary(workers, fileURLToPath(import.meta.url), process.argv.slice(2), appUrl());
   else await serve();
 } else {
   await serve();

@@ -53,12 +53,14 @@ export type Config = {
     /** How long a request waits for a key before it is answered 503. */
     waitMs: number;
   };
-  /** Links approved in the browser for existing clients without an access token (README, Compatibility). */
+  /** Links approved in the browser for existing clients without an access token (docs/api.md, Compatibility). */
   legacyLinkApproval: {
     enabled: boolean;
     /** How long a waiting request or a decision stays; an approval not claimed by then is void. */
     lifetimeMs: number;
   };
+  /** The bearer GET /api/metrics asks for; null: it answers loopback callers only. */
+  metricsToken: string | null;
 };
 
 /** The configuration of `env`, or a ConfigError listing every bad value. */

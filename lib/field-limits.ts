@@ -1,5 +1,5 @@
 // Length limits of the fields people and clients fill in: the schemas enforce them and the pages
-// put them on their inputs, so the two cannot drift apart (README, Create Init).
+// put them on their inputs, so the two cannot drift apart (docs/api.md, Create Init).
 
 export const SENDER_MAX = 200;
 export const SENDER_DEVICE_MAX = 200;

@@ -23,3 +23,9 @@ export function canonicalAddress(address: string): string | null {
   const [high, low] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)];
   return [high >> 8, high & 255, low >> 8, low & 255].join(".");
 }
+
+/** Whether an address (in any spelling, or null for none) is the machine's own: 127.0.0.0/8 or ::1. */
+export function isLoopback(address: string | null): boolean {
+  const canonical = address === null ? null : canonicalAddress(address);
+  return canonical !== null && (canonical === "::1" || canonical.startsWith("127."));
+}

@@ -3,9 +3,10 @@ import { SealedValueError } from "./crypto/sealed";
 import { prepareSigningKey } from "./links/signing-keys";
 import { startMaintenance } from "./maintenance/maintenance";
 import { fillKeyReserve } from "./projects/key-queue";
+import { logger } from "./runtime/logger.mjs";
 
 function exit(message: string): never {
-  console.error(message);
+  logger().fatal(message);
   process.exit(1);
 }
 
@@ -24,7 +25,7 @@ export async function startUp(): Promise<void> {
     await prepareSigningKey(config());
   } catch (error) {
     if (error instanceof SealedValueError) {
-      exit("MASTER_KEY does not open the signing keys stored in the database. Start with the master key this database was created with (see README, Key management).");
+      exit("MASTER_KEY does not open the signing keys stored in the database. Start with the master key this database was created with (see docs/design.md, Key management).");
     }
     throw error;
   }

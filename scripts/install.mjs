@@ -2,18 +2,20 @@
 // Installs the dependencies when they are missing or older than package-lock.json, and
 // regenerates the Prisma clients when they are older than the data model, so that `npm start`
 // and `npm test` work on a fresh clone and after a pull. Uses only Node's own modules.
-import { spawnSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { clientsAreStale, generateClients } from "./prisma.mjs";
+import { runTool, say } from "./run.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 export function ensureInstalled() {
   installDependencies();
-  if (clientsAreStale() && generateClients() !== 0) {
-    console.error("initlink: generating the Prisma clients failed (see above).");
+  if (!clientsAreStale()) return;
+  say("generating the Prisma clients");
+  if (generateClients() !== 0) {
+    say("generating the Prisma clients failed (its output is above)", {}, "error");
     process.exit(1);
   }
 }
@@ -22,11 +24,10 @@ function installDependencies() {
   const installed = path.join(root, "node_modules", ".package-lock.json");
   const lock = path.join(root, "package-lock.json");
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
-  console.log("initlink: installing dependencies (npm ci)…");
+  say("installing the dependencies (npm ci; the first time about two minutes)");
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const result = spawnSync(npm, ["ci", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
-  if (result.status !== 0) {
-    console.error("initlink: npm ci failed (see above).");
+  if (runTool(npm, ["ci", "--no-audit", "--no-fund"], { cwd: root }) !== 0) {
+    say("npm ci failed (its output is above)", {}, "error");
     process.exit(1);
   }
 }

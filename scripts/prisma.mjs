@@ -2,10 +2,10 @@
 // Runs the Prisma CLI offline. Prisma 6 checks for its native engines before every command and
 // would download them; the project uses the JavaScript schema engine and a driver adapter
 // (prisma.config.ts), so placeholder files satisfy the check and nothing is fetched.
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { runTool } from "./run.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -30,11 +30,15 @@ export function writePostgresqlSchema() {
 }
 
 /**
+ * Runs the Prisma CLI; quiet (the default) shows its output only if it fails. Prisma 6.19 needs
+ * the schema's datasource `url` but warns on every command that a driver adapter
+ * (prisma.config.ts) ignores it; quiet, that warning is not shown.
  * @param {string[]} args the Prisma CLI's arguments
  * @param {Record<string, string>} [extraEnv]
+ * @param {{ quiet?: boolean }} [options]
  * @returns {number} the CLI's exit status
  */
-export function runPrisma(args, extraEnv = {}) {
+export function runPrisma(args, extraEnv = {}, { quiet = true } = {}) {
   const cacheDir = path.join(root, "node_modules", ".cache", "initlink-prisma");
   mkdirSync(cacheDir, { recursive: true });
   const placeholder = path.join(cacheDir, "engine-placeholder");
@@ -48,12 +52,7 @@ export function runPrisma(args, extraEnv = {}) {
     ...extraEnv,
   };
   writePostgresqlSchema();
-  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "prisma", "build", "index.js"), ...args], {
-    cwd: root,
-    env,
-    stdio: "inherit",
-  });
-  return result.status ?? 1;
+  return runTool(process.execPath, [path.join(root, "node_modules", "prisma", "build", "index.js"), ...args], { cwd: root, env, quiet });
 }
 
 export const GENERATED_CLIENTS = ["prisma", "prisma-postgresql"].map((name) => path.join(root, "lib", "generated", name, "client.ts"));
@@ -75,5 +74,6 @@ export function generateClients() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  process.exit(args.length === 1 && args[0] === "generate" ? generateClients() : runPrisma(args));
+  // `npm run prisma -- <args>`: a person asked, so the CLI says everything.
+  process.exit(args.length === 1 && args[0] === "generate" ? generateClients() : runPrisma(args, {}, { quiet: false }));
 }

@@ -2,12 +2,12 @@
 // `npm start`: everything a fresh clone needs before it serves — the dependencies, the Prisma clients, a
 // check of the configuration, the database's migrations, a production build when the sources are newer than the last one —
 // then the server itself. `npm start -- --dev` serves the development build instead.
-import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureInstalled } from "./install.mjs";
 import { runPrisma } from "./prisma.mjs";
+import { runTool, say } from "./run.mjs";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dev = process.argv.includes("--dev");
@@ -15,7 +15,7 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 
 /** @param {string} reason */
 function fail(reason) {
-  console.error(`initlink: ${reason}`);
+  say(reason, {}, "error");
   process.exit(1);
 }
 
@@ -41,19 +41,30 @@ function buildIsStale() {
   return BUILD_INPUTS.some((input) => newestMtime(path.join(root, input)) > builtAt);
 }
 
+/** Which database, for the migrating line: the SQLite file, or PostgreSQL's host and database (never its credentials). @param {string} databaseUrl */
+function describeDatabase(databaseUrl) {
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) return `SQLite ${databaseUrl.replace(/^file:/, "")}`;
+  const url = new URL(databaseUrl);
+  return `PostgreSQL ${url.host}${url.pathname}`;
+}
+
 /** Applies pending migrations of the provider DATABASE_URL selects. */
 async function migrate() {
-  const databaseUrl = process.env.DATABASE_URL?.trim() ?? "";
+  // Imported here: zod exists only once ensureInstalled() has run.
+  const { databaseUrlFromEnv } = await import("../lib/runtime/database-url.mjs");
+  const databaseUrl = databaseUrlFromEnv(process.env);
+  say("migrating the database", { database: describeDatabase(databaseUrl) });
   if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
     // Imported here: `pg` exists only once ensureInstalled() has run.
     const { migratePostgresql } = await import("../lib/runtime/migrate-postgresql.mjs");
     try {
-      await migratePostgresql(databaseUrl, (line) => console.log(JSON.stringify({ level: "info", msg: line })));
+      const applied = await migratePostgresql(databaseUrl, () => undefined);
+      if (applied.length > 0) say("applied migrations", { migrations: applied });
     } catch (error) {
       fail(`migrating the database failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   } else if (runPrisma(["migrate", "deploy"]) !== 0) {
-    fail("migrating the database failed (see above).");
+    fail("migrating the database failed (Prisma's output is above)");
   }
 }
 
@@ -64,11 +75,12 @@ const { checkEnvironmentOrExit } = await import("../lib/runtime/check-environmen
 checkEnvironmentOrExit(root);
 await migrate();
 if (!dev && buildIsStale()) {
-  const build = spawnSync(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+  say("building the production build (next build; about a minute)");
+  const status = runTool(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
     cwd: root,
-    stdio: "inherit",
     env: { ...process.env, NODE_ENV: "production" },
   });
-  if (build.status !== 0) fail("the production build failed (see above).");
+  if (status !== 0) fail("the production build failed (its output is above)");
 }
+say(dev ? "starting the development server" : "starting the server");
 await import("../server.mjs");

@@ -36,6 +36,7 @@ step("production build", bin("next"), ["build"], { env: { NODE_ENV: "production"
 step("end-to-end tests on SQLite", bin("playwright"), ["test"]);
 step("crash test: SIGKILL under load, three rounds", process.execPath, ["tests/load/crash-test.mjs"]);
 step("workers: a killed worker is replaced, two workers write at once", process.execPath, ["tests/load/workers-test.mjs"]);
+step("operations: start-up lines, JSON logs, request ids, metrics of both workers", process.execPath, ["tests/load/operations-test.mjs"]);
 step("soak: 60 s of polling clients and links", process.execPath, ["tests/load/soak.mjs"]);
 if (postgresUrl) {
   step("API tests on PostgreSQL", bin("vitest"), ["run", "tests/api"], { postgresql: true });
@@ -43,5 +44,5 @@ if (postgresUrl) {
   step("two instances on one PostgreSQL database", bin("playwright"), ["test", "--config", "playwright.multi.config.ts"], { postgresql: true });
   console.log("\nnpm test: all suites passed, on SQLite and on PostgreSQL.");
 } else {
-  console.log("\nnpm test: all suites passed on SQLite. Set TEST_POSTGRES_URL to run them on PostgreSQL and the two-instance suite too (README, Tests).");
+  console.log("\nnpm test: all suites passed on SQLite. Set TEST_POSTGRES_URL to run them on PostgreSQL and the two-instance suite too (docs/testing.md).");
 }

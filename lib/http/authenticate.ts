@@ -3,7 +3,10 @@ import { sessionUser, type SessionUser } from "../auth/sessions";
 import type { Config } from "../config";
 import { ApiError } from "../errors";
 import { verifyLinkBearerForPath, type VerifiedLinkBearer } from "../links/link-bearer";
+import { isLoopback } from "../ip-address";
+import { hashSecret, secretMatchesHash } from "../secrets";
 import { authenticateAccessToken, type AuthenticatedToken } from "../tokens/authenticate-access-token";
+import { clientAddress } from "./client-address";
 
 // How each operation's caller proves who it is, in one place. The route wrapper runs the mode an
 // operation names before anything else of the request is read.
@@ -17,7 +20,7 @@ export type Credentials = {
   accessToken: AuthenticatedToken;
   /**
    * Create Project Link's caller: an access token, or null for a request with no Authorization
-   * at all while LEGACY_LINK_APPROVAL is on (a link approved in the browser; README,
+   * at all while LEGACY_LINK_APPROVAL is on (a link approved in the browser; docs/api.md,
    * Compatibility with existing clients). With the switch off, exactly `accessToken`.
    */
   linkRequest: AuthenticatedToken | null;
@@ -28,6 +31,11 @@ export type Credentials = {
    * status. The operation checks it against the init's stored hash in the read it makes anyway.
    */
   initSecret: string | null;
+  /**
+   * A metrics scraper: with METRICS_TOKEN set, one that sends it as `Authorization: Bearer`;
+   * without, any caller from a loopback address (docs/operations.md).
+   */
+  metrics: null;
 };
 
 export type Authentication = keyof Credentials;
@@ -41,7 +49,7 @@ type Authenticator<A extends Authentication> = (cfg: Config, headers: Headers, p
 
 const BEARER_HEADER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 // Existing clients put the link's `bearer` ("Bearer <JWT>") after their own "Bearer ": one
-// doubled prefix, and nothing looser, is read as the single one (README, Compatibility).
+// doubled prefix, and nothing looser, is read as the single one (docs/api.md, Compatibility).
 const DOUBLED_BEARER_HEADER = /^Bearer +Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /**
@@ -76,6 +84,17 @@ const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
   },
   initSecret: async (_cfg, headers) =>
     bearerCredential(headers, () => new ApiError("invalid_secret", "Send the init's secret as Authorization: Bearer <secret>.")),
+  metrics: async (cfg, headers) => {
+    if (cfg.metricsToken === null) {
+      if (isLoopback(clientAddress(headers, cfg.trustProxyHops))) return null;
+      throw new ApiError("not_found", "Metrics are served to loopback callers only unless METRICS_TOKEN is set.");
+    }
+    const message = "Send METRICS_TOKEN as Authorization: Bearer <token>.";
+    const token = bearerCredential(headers, () => new ApiError("invalid_token", message));
+    if (token === null) throw new ApiError("unauthorized", message);
+    if (!secretMatchesHash(token, hashSecret(cfg.metricsToken))) throw new ApiError("invalid_token", message);
+    return null;
+  },
 };
 
 export function authenticate<A extends Authentication>(mode: A, cfg: Config, headers: Headers, params: RawParams): Promise<Credentials[A]> {

@@ -8,6 +8,11 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return Response.json(body, { status, headers: { ...API_HEADERS, ...headers } });
 }
 
+/** A 200 answer of `contentType` (the metrics' text format). */
+export function textResponse(body: string, contentType: string): Response {
+  return new Response(body, { status: 200, headers: { ...API_HEADERS, "Content-Type": contentType } });
+}
+
 /**
  * The JSON answer for an error; `envelope` adds fields a route's contract puts on every failure.
  * `bearerChallenge`: the route takes `Authorization: Bearer`, so its 401 says so (RFC 6750 §3);

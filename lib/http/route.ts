@@ -3,12 +3,13 @@ import { sessionTokenFromHeaders } from "../auth/session-cookie";
 import { config, type Config } from "../config";
 import { ApiError } from "../errors";
 import type { RequestOrigin } from "../request-origin";
+import { logger } from "../runtime/logger.mjs";
 import { loggedPath, REQUEST_ID_HEADER } from "../runtime/request-context.mjs";
 import { authenticate, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
 import { discardBody, readFormBody, readJsonBody } from "./body";
 import { requestOrigin } from "./client-address";
 import { preferredWait } from "./prefer";
-import { errorResponse, eventStreamResponse, jsonResponse, redirectResponse } from "./response";
+import { errorResponse, eventStreamResponse, jsonResponse, redirectResponse, textResponse } from "./response";
 import { assertSameOrigin } from "./same-origin";
 import { invalidRequest, parseInput } from "./validate";
 
@@ -41,6 +42,10 @@ type JsonAnswer<R> = {
 
 /** A `text/event-stream` answer: the operation's stream, or null for 204 No Content (an EventSource stops reconnecting). */
 type StreamAnswer = { stream: true };
+
+/** A 200 answer in a format other than JSON (the metrics' text): the operation gives its type and text. */
+type TextAnswer = { text: true };
+type Text = { contentType: string; body: string };
 
 /** A form's answer: the operation's Redirect, or on failure `back` (the form's page) with ?error=<code>. */
 type RedirectAnswer<P> = { redirect: true; back: (params: P, query: URLSearchParams) => string };
@@ -84,8 +89,7 @@ async function readBody<B>(request: Request, option: BodyOption<B> | undefined):
 }
 
 function logUnexpectedError(request: Request, error: unknown): void {
-  const line = { level: "error", msg: "unhandled error", request_id: request.headers.get(REQUEST_ID_HEADER), route: loggedPath(new URL(request.url).pathname), error: String(error) };
-  console.error(JSON.stringify(line));
+  logger().error({ err: error, request_id: request.headers.get(REQUEST_ID_HEADER), path: loggedPath(new URL(request.url).pathname) }, "unhandled error");
 }
 
 export function route<A extends Authentication, R, P = Record<string, never>, B = undefined>(
@@ -100,9 +104,13 @@ export function route<A extends Authentication, P = Record<string, never>, B = u
   options: Options<A, P, B> & { answer: StreamAnswer },
   operation: Operation<A, P, B, ReadableStream<Uint8Array> | null>,
 ): RouteHandler;
+export function route<A extends Authentication, P = Record<string, never>, B = undefined>(
+  options: Options<A, P, B> & { answer: TextAnswer },
+  operation: Operation<A, P, B, Text>,
+): RouteHandler;
 export function route<A extends Authentication, R, P, B>(
-  options: Options<A, P, B> & { answer: JsonAnswer<R> | RedirectAnswer<P> | StreamAnswer },
-  operation: Operation<A, P, B, R | Redirect | ReadableStream<Uint8Array> | null>,
+  options: Options<A, P, B> & { answer: JsonAnswer<R> | RedirectAnswer<P> | StreamAnswer | TextAnswer },
+  operation: Operation<A, P, B, R | Redirect | ReadableStream<Uint8Array> | null | Text>,
 ): RouteHandler {
   const { answer } = options;
   return async (request, context) => {
@@ -142,6 +150,10 @@ export function route<A extends Authentication, R, P, B>(
         headers,
       });
       if ("stream" in answer) return eventStreamResponse(result as ReadableStream<Uint8Array> | null);
+      if ("text" in answer) {
+        const { contentType, body } = result as Text;
+        return textResponse(body, contentType);
+      }
       if ("redirect" in answer) {
         const { to, setCookie } = result as Redirect;
         return redirectResponse(cfg.appUrl, to, setCookie);
@@ -151,7 +163,7 @@ export function route<A extends Authentication, R, P, B>(
     } catch (error) {
       if (!(error instanceof ApiError)) logUnexpectedError(request, error);
       const known = error instanceof ApiError ? error : new ApiError("internal_error", "Something went wrong on our side. Please try again.");
-      if (!("redirect" in answer)) return errorResponse(known, "stream" in answer ? undefined : answer.errorEnvelope, takesBearer(options.auth));
+      if (!("redirect" in answer)) return errorResponse(known, "errorEnvelope" in answer ? answer.errorEnvelope : undefined, takesBearer(options.auth));
       const target = new URL(params === undefined ? "/" : answer.back(params, query()), cfg.appUrl);
       target.searchParams.set("error", known.code);
       return redirectResponse(cfg.appUrl, target.pathname + target.search);

@@ -40,7 +40,7 @@ export async function openInitEventStream(cfg: Config, id: string, lastEventId: 
   const seen = isStatus(lastSeen) ? lastSeen : null;
   if (seen !== null && FINAL.includes(seen)) return null;
   // Watched before the read: a change committed after it still reaches the stream.
-  const watch = watchInit(id);
+  const watch = watchInit(id, "eventStream");
   let init: InitRow | null;
   try {
     init = await readInitRow(id);

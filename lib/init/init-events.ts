@@ -4,6 +4,8 @@ import { config, type Config } from "../config";
 import { databaseProvider } from "../database-url";
 import { db } from "../db";
 import { processWide } from "../process-wide";
+import { logger } from "../runtime/logger.mjs";
+import { reportMetric } from "../runtime/metrics.mjs";
 import { STOPPING_EVENT } from "../runtime/request-context.mjs";
 
 // Change notices of inits, for the requests that wait on one (Prefer: wait, the event stream).
@@ -14,7 +16,7 @@ import { STOPPING_EVENT } from "../runtime/request-context.mjs";
 // How a notice travels, from approve-init.ts and deny-init.ts after their conditional update:
 // - in this process, at once, to every waiter of the init;
 // - on PostgreSQL, to every process of every instance by NOTIFY; each process LISTENs on one
-//   connection of its own (a session-mode connection: see README, Waiting);
+//   connection of its own (a session-mode connection: see docs/api.md, Waiting without polling);
 // - on SQLite, to the other workers of `npm start` through the cluster primary, which relays
 //   an `initlink:broadcast` message to every other worker.
 //
@@ -31,6 +33,9 @@ const RECONNECT_MAX_MS = 10_000;
 /** What a wait ended on; "stopping": the process is stopping (server.mjs), so no wait may go on. */
 export type WaitEnd = "changed" | "deadline" | "aborted" | "stopping";
 
+/** Who watches: a status request held with Prefer: wait, or an event stream (the metrics count each). */
+export type Waiter = "preferWait" | "eventStream";
+
 /**
  * One waiter's subscription, made before it reads the row, so that a change committed after
  * that read still wakes it. A notice that arrives while it is not waiting is kept for its next wait.
@@ -42,6 +47,7 @@ export class InitWatch {
   constructor(
     private readonly hub: Hub,
     readonly initId: string,
+    readonly waiter: Waiter,
   ) {}
 
   notify(): void {
@@ -89,9 +95,11 @@ const isBroadcast = (message: unknown): message is IpcMessage =>
 class Hub {
   private readonly watches = new Map<string, Set<InitWatch>>();
   private listening = false;
+  private readonly waiting: Record<Waiter, number> = { preferWait: 0, eventStream: 0 };
   stopping = false;
 
   constructor() {
+    reportMetric("waitingClients", () => ({ ...this.waiting }));
     process.once(STOPPING_EVENT, () => {
       this.stopping = true;
       for (const set of this.watches.values()) for (const watch of [...set]) watch.stop();
@@ -104,10 +112,11 @@ class Hub {
     }
   }
 
-  watch(initId: string): InitWatch {
+  watch(initId: string, waiter: Waiter): InitWatch {
     const cfg = config();
     if (databaseProvider(cfg.databaseUrl) === "postgresql") this.listen(cfg);
-    const watch = new InitWatch(this, initId);
+    const watch = new InitWatch(this, initId, waiter);
+    this.waiting[waiter] += 1;
     let set = this.watches.get(initId);
     if (set === undefined) {
       set = new Set();
@@ -119,8 +128,8 @@ class Hub {
 
   remove(watch: InitWatch): void {
     const set = this.watches.get(watch.initId);
-    if (set === undefined) return;
-    set.delete(watch);
+    if (set === undefined || !set.delete(watch)) return;
+    this.waiting[watch.waiter] -= 1;
     if (set.size === 0) this.watches.delete(watch.initId);
   }
 
@@ -148,11 +157,11 @@ class Hub {
       } else if (cluster.isWorker && process.send) {
         // The write's error comes later, to this callback: the primary may be gone (the worker then exits).
         process.send({ type: BROADCAST_TYPE, channel: BROADCAST_CHANNEL, data: initId } satisfies IpcMessage, (error: Error | null) => {
-          if (error) console.error(JSON.stringify({ level: "warn", msg: "init change notice not relayed", init_id: initId, error: String(error) }));
+          if (error) logger().warn({ err: error, init_id: initId }, "init change notice not relayed");
         });
       }
     } catch (error) {
-      console.error(JSON.stringify({ level: "warn", msg: "init change notice not sent", init_id: initId, error: String(error) }));
+      logger().warn({ err: error, init_id: initId }, "init change notice not sent");
     }
   }
 
@@ -170,7 +179,7 @@ class Hub {
         if (retried) return;
         retried = true;
         // Said once per attempt, without the URL: a wrong DATABASE_LISTEN_URL must not go unnoticed.
-        console.error(JSON.stringify({ level: "warn", msg: "change-notice listener disconnected; reconnecting", retry_ms: delay, error: String(error ?? "connection ended") }));
+        logger().warn({ err: error ?? "connection ended", retry_ms: delay }, "change-notice listener disconnected; reconnecting");
         client.removeAllListeners("notification");
         void client.end().catch(() => undefined);
         setTimeout(() => void connect(), delay).unref();
@@ -200,7 +209,7 @@ class Hub {
 const hub = () => processWide("init-events", () => new Hub());
 
 /** Subscribes to the init's change notices; close() the watch when done. */
-export const watchInit = (initId: string): InitWatch => hub().watch(initId);
+export const watchInit = (initId: string, waiter: Waiter): InitWatch => hub().watch(initId, waiter);
 
 /** Tells every waiter of the init, on every process and instance, that it may have changed. */
 export const publishInitChange = (cfg: Config, initId: string): Promise<void> => hub().publish(cfg, initId);

@@ -56,7 +56,7 @@ export async function readInitStatus(cfg: Config, id: string, secret: string | n
   if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
   if (hold === null || hold.seconds === 0) return pollInitStatus(cfg, id, secret, null);
   // Watched before the first read: a change committed after that read still wakes the wait.
-  const watch = watchInit(id);
+  const watch = watchInit(id, "preferWait");
   try {
     return await pollInitStatus(cfg, id, secret, { ...hold, watch });
   } finally {

@@ -3,7 +3,7 @@ import { SENDER_DEVICE_MAX, SENDER_IP_MAX, SENDER_MAX, SENDER_OS_MAX, USER_CODE_
 import { projectNameSchema } from "../projects/schemas";
 import { requiredText, safeText } from "../text";
 
-// Request schemas of the init operations (limits documented in README.md, Create Init).
+// Request schemas of the init operations (limits documented in docs/api.md, Create Init).
 
 // Optional fields: absent, null and empty (after trimming) all mean "not reported".
 const optionalText = (max: number) =>

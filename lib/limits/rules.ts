@@ -2,7 +2,7 @@ import type { Config } from "../config";
 import type { RateLimit } from "./rate-limit";
 
 // Every abuse limit, in one place: what it counts, how many, per how long. The numbers come
-// from the configuration (README, Configuration).
+// from the configuration (docs/configuration.md).
 
 const MINUTE_MS = 60_000;
 

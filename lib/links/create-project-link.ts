@@ -20,7 +20,7 @@ export type LinkAnswer = { success: true; bearer: string; public: string; public
 
 const projectNotReached = () => new ApiError("not_found", "No project with this id exists, or the access token does not reach it.");
 
-// The path may name the project by the id of an init approved into it (README, Compatibility).
+// The path may name the project by the id of an init approved into it (docs/api.md, Compatibility).
 async function reachableProjectId(token: AuthenticatedToken, projectId: string): Promise<string> {
   const project = await resolveProjectId(projectId, token.userId);
   if (project === null || (token.projectId !== null && token.projectId !== project)) throw projectNotReached();

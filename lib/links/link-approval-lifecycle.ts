@@ -2,7 +2,7 @@ import type { Config } from "../config";
 import { db } from "../db";
 import { ApiError } from "../errors";
 
-// A link approved in the browser (LEGACY_LINK_APPROVAL; README, Compatibility with existing
+// A link approved in the browser (LEGACY_LINK_APPROVAL; docs/api.md, Compatibility with existing
 // clients). An existing client without an access token asks for a link with
 // POST /api/projects/{projectId}/link/{iv} and no Authorization; the person approves or denies
 // that (project, iv) on /projects/{projectId}/link/{iv}. Its states:

@@ -12,7 +12,7 @@ export const projectParamsSchema = z.object({ projectId: z.string() });
 
 export const revokeLinkParamsSchema = z.object({ id: z.string(), linkId: z.string() });
 
-/** The browser approval of a link (README, Compatibility): /projects/{id}/link/{iv}. */
+/** The browser approval of a link (docs/api.md, Compatibility): /projects/{id}/link/{iv}. */
 export const linkApprovalParamsSchema = z.object({ id: z.string(), iv: ivSchema });
 
 export const isLinkIv = (value: string) => ivSchema.safeParse(value).success;

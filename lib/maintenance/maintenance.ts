@@ -1,5 +1,6 @@
 import type { Config } from "../config";
 import { rotateSigningKeys } from "../links/signing-keys";
+import { logger } from "../runtime/logger.mjs";
 import { sweep, type SweepResult } from "./sweep";
 
 // The maintenance timer of every instance: deletes what has expired and rotates the signing
@@ -19,9 +20,9 @@ export function startMaintenance(cfg: Config): void {
   const run = () => {
     runMaintenance(cfg)
       .then((removed) => {
-        if (Object.values(removed).some((count) => count > 0)) console.log(JSON.stringify({ level: "info", msg: "swept", ...removed }));
+        if (Object.values(removed).some((count) => count > 0)) logger().info(removed, "swept");
       })
-      .catch((error: unknown) => console.error(JSON.stringify({ level: "error", msg: "maintenance failed", error: String(error) })));
+      .catch((error: unknown) => logger().error({ err: error }, "maintenance failed"));
   };
   run();
   setInterval(run, cfg.sweepIntervalMs).unref();

@@ -8,7 +8,7 @@ import { keepProjectAliases } from "../projects/resolve-project";
 
 // Deletes what the service no longer needs, so the database does not grow without bound:
 // inits (with their secrets' hashes and poll clocks) INIT_RETENTION_SECONDS after they expired,
-// expired sessions, link approvals past their expiry (README, Compatibility), and rate-limit counters of windows that have ended. Every instance may run
+// expired sessions, link approvals past their expiry (docs/api.md, Compatibility), and rate-limit counters of windows that have ended. Every instance may run
 // it; the deletes are idempotent.
 
 export type SweepResult = { inits: number; pollClocks: number; sessions: number; linkApprovals: number; rateLimits: number };

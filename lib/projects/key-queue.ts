@@ -1,5 +1,7 @@
 import type { Config } from "../config";
 import { processWide } from "../process-wide";
+import { logger } from "../runtime/logger.mjs";
+import { reportMetric } from "../runtime/metrics.mjs";
 import { generateOnThread, type RsaKeyPair } from "./key-threads";
 
 // Who gets the next RSA key pair of this process. Generating one takes a second or more of a
@@ -47,6 +49,7 @@ const state = processWide<QueueState>("key-queue", () => ({
   onSlotFree: null,
 }));
 const { queued, outstanding, lastFinish, ready } = state;
+reportMetric("projectKeys", () => ({ ready: ready.length, generating: state.running, queued: queued.length }));
 
 function nextJob(): Job | undefined {
   let best = -1;
@@ -117,7 +120,7 @@ function refill(cfg: Config, account: string): void {
       },
       (error: unknown) => {
         state.refilling -= 1;
-        console.error(JSON.stringify({ level: "error", msg: "project key generation failed", error: String(error) }));
+        logger().error({ err: error }, "project key generation failed");
       },
     );
   });

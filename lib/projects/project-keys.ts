@@ -4,6 +4,7 @@ import { seal } from "../crypto/sealed";
 import { db, isUniqueViolation } from "../db";
 import { ApiError } from "../errors";
 import { processWide } from "../process-wide";
+import { logger } from "../runtime/logger.mjs";
 import { returnKeyPair, takeKeyPair, whenSlotFree } from "./key-queue";
 import type { RsaKeyPair } from "./key-threads";
 
@@ -79,7 +80,7 @@ function keyUnderway(cfg: Config, projectId: string, ownerId: string): Promise<P
 }
 
 const logFailure = (projectId: string | null) => (error: unknown) => {
-  console.error(JSON.stringify({ level: "error", msg: "project key generation failed", projectId, error: String(error) }));
+  logger().error({ err: error, project_id: projectId }, "project key generation failed");
 };
 
 // The database is an account's backlog: when one of its generations ends, its oldest projects

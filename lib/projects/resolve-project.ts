@@ -5,7 +5,7 @@ import { RANDOM_ID_PATTERN } from "../secrets";
 // the person approved the init into a project they already had (a new project takes the init's
 // id anyway: lib/init/approve-init.ts). So wherever a project id arrives from a client, it may
 // be the id of an init approved into that project: the approved init, or once the sweep has
-// deleted it, the alias the sweep kept (README, Compatibility with existing clients).
+// deleted it, the alias the sweep kept (docs/api.md, Compatibility with existing clients).
 
 /**
  * The id of the project `id` names: a project's own id, or the id of an init approved into a

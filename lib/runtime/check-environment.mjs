@@ -5,6 +5,7 @@
 // migrated and nothing says "listening" under a configuration the app would refuse.
 import path from "node:path";
 import { ConfigError, parseConfig } from "./config.mjs";
+import { logger } from "./logger.mjs";
 import { MissingMasterKeyError, resolveMasterKey } from "./master-key.mjs";
 
 /** @param {string} root the repository (the development master key is root/data/master.key) */
@@ -13,15 +14,13 @@ export function checkEnvironmentOrExit(root) {
   const devMasterKeyFile = path.join(root, "data", "master.key");
   try {
     const { key, generated } = resolveMasterKey(process.env, devMasterKeyFile);
-    if (generated) {
-      console.log(JSON.stringify({ level: "warn", msg: "generated a development master key; set MASTER_KEY in production", file: devMasterKeyFile }));
-    }
+    if (generated) logger().warn({ file: devMasterKeyFile }, "generated a development master key; set MASTER_KEY in production");
     // Workers and the app inherit it, so a generated development key is generated once.
     process.env.MASTER_KEY = key;
     parseConfig(process.env);
   } catch (error) {
     if (!(error instanceof MissingMasterKeyError || error instanceof ConfigError)) throw error;
-    console.error(`initlink: ${error.message}`);
+    logger().fatal(error.message);
     process.exit(1);
   }
 }

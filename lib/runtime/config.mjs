@@ -73,7 +73,7 @@ const masterKeySchema = z
   .transform((value, ctx) => {
     const text = value?.trim() ?? "";
     if (text === "") {
-      ctx.addIssue({ code: "custom", message: "MASTER_KEY is not set: generate one with `openssl rand -base64 32` (see README, Key management)" });
+      ctx.addIssue({ code: "custom", message: "MASTER_KEY is not set: generate one with `openssl rand -base64 32` (see docs/design.md, Key management)" });
       return z.NEVER;
     }
     const key = /^[A-Za-z0-9+/_-]+={0,2}$/.test(text) ? Buffer.from(text, "base64") : Buffer.alloc(0);
@@ -85,7 +85,7 @@ const masterKeySchema = z
   });
 
 // A direct (session-mode) PostgreSQL URL for the LISTEN connection of lib/init/init-events.ts,
-// when DATABASE_URL goes through a pooler in transaction mode (see README, Waiting).
+// when DATABASE_URL goes through a pooler in transaction mode (see docs/api.md, Waiting without polling).
 const listenUrlSchema = z
   .string()
   .optional()
@@ -97,6 +97,20 @@ const listenUrlSchema = z
       return z.NEVER;
     }
     return url;
+  });
+
+// A bearer for GET /api/metrics (docs/operations.md): a scraper sends it as a Bearer credential.
+const metricsTokenSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const token = value?.trim() ?? "";
+    if (token === "") return null;
+    if (!/^[A-Za-z0-9\-._~+/]{32,256}$/.test(token)) {
+      ctx.addIssue({ code: "custom", message: "METRICS_TOKEN must be 32 to 256 characters of A-Z, a-z, 0-9 and -._~+/ (e.g. from `openssl rand -hex 32`)" });
+      return z.NEVER;
+    }
+    return token;
   });
 
 const envSchema = z.object({
@@ -131,6 +145,7 @@ const envSchema = z.object({
   PROJECT_KEY_WAIT_MS: intFromEnv("PROJECT_KEY_WAIT_MS", 3000, 0, 600_000),
   LEGACY_LINK_APPROVAL: enumFromEnv("LEGACY_LINK_APPROVAL", /** @type {const} */ (["off", "on"])),
   LEGACY_LINK_APPROVAL_SECONDS: intFromEnv("LEGACY_LINK_APPROVAL_SECONDS", 300, 5, 3600),
+  METRICS_TOKEN: metricsTokenSchema,
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -186,5 +201,6 @@ export function parseConfig(env) {
       waitMs: parsed.PROJECT_KEY_WAIT_MS,
     },
     legacyLinkApproval: { enabled: parsed.LEGACY_LINK_APPROVAL === "on", lifetimeMs: parsed.LEGACY_LINK_APPROVAL_SECONDS * 1000 },
+    metricsToken: parsed.METRICS_TOKEN,
   };
 }

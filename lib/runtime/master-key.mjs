@@ -20,7 +20,7 @@ export function resolveMasterKey(env, file) {
   if (fromEnv) return { key: fromEnv, generated: false };
   if (env.NODE_ENV === "production") {
     throw new MissingMasterKeyError(
-      "MASTER_KEY must be set when NODE_ENV=production. Generate one with `openssl rand -base64 32`, keep it in your secret store, and see README, Key management.",
+      "MASTER_KEY must be set when NODE_ENV=production. Generate one with `openssl rand -base64 32`, keep it in your secret store, and see docs/design.md, Key management.",
     );
   }
   // The folder is the default database's too (data/): the owner's alone, like the database (lib/database-url.ts).

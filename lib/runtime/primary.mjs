@@ -6,6 +6,9 @@
 // channel close and exits at once (node:cluster does that for every worker), so no worker
 // outlives it holding the database.
 import cluster from "node:cluster";
+import client from "prom-client";
+import { logger } from "./logger.mjs";
+import { isMetricsMessage, METRICS_MESSAGE } from "./metrics.mjs";
 
 // A worker that lived less than this before it died counts as a crash in a row: the next
 // replacement waits twice as long as the last one did, up to the cap.
@@ -16,15 +19,19 @@ const MAX_PAUSE_MS = 10_000;
 // (each worker gives itself 5 s: server.mjs).
 const STOP_GRACE_MS = 6_000;
 
-/** @param {Record<string, unknown>} fields */
-const log = (fields) => console.log(JSON.stringify({ level: "info", ...fields }));
-
 /**
- * Runs the primary: forks `count` workers of `script`, each started with `args`.
- * @param {number} count @param {string} script @param {string[]} args
+ * Runs the primary: forks `count` workers of `script`, each started with `args`, and says
+ * `ready` with `appUrl` once all of them listen.
+ * @param {number} count @param {string} script @param {string[]} args @param {string} appUrl
  */
-export function runPrimary(count, script, args) {
+export function runPrimary(count, script, args, appUrl) {
+  const log = logger();
   cluster.setupPrimary({ exec: script, args });
+  // Collects every worker's metrics for a scrape (lib/runtime/metrics.mjs).
+  const metrics = new client.AggregatorRegistry();
+  let ready = false;
+  /** @type {Set<number>} the ids of the workers that listen */
+  const listening = new Set();
   let stopping = false;
   let everListened = false;
   let pauseMs = 0;
@@ -39,12 +46,18 @@ export function runPrimary(count, script, args) {
 
   cluster.on("listening", (worker) => {
     everListened = true;
-    log({ msg: "worker listening", worker: worker.id, pid: worker.process.pid });
+    log.info({ worker: worker.id, worker_pid: worker.process.pid }, "worker listening");
+    listening.add(worker.id);
+    if (!ready && listening.size === count) {
+      ready = true;
+      log.info({ url: appUrl, workers: count }, `ready: open ${appUrl}`);
+    }
   });
 
   cluster.on("exit", (worker, code, signal) => {
     const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
     startedAt.delete(worker.id);
+    listening.delete(worker.id);
     if (stopping) {
       if (startedAt.size === 0) process.exit(exitCode);
       return;
@@ -52,7 +65,7 @@ export function runPrimary(count, script, args) {
     // A worker that fails before any worker ever served (a bad setting, a wrong master key)
     // would fail again: stop the whole server with its exit code, as one process would.
     if (!everListened) {
-      console.error(JSON.stringify({ level: "error", msg: "a worker failed to start; stopping", code, signal }));
+      log.error({ code, signal }, "a worker failed to start; stopping");
       stopping = true;
       exitCode = code || 1;
       for (const other of Object.values(cluster.workers ?? {})) if (other !== worker) other?.process.kill("SIGTERM");
@@ -60,7 +73,7 @@ export function runPrimary(count, script, args) {
       return;
     }
     pauseMs = lived >= STABLE_MS ? 0 : Math.min(MAX_PAUSE_MS, Math.max(FIRST_PAUSE_MS, pauseMs * 2));
-    console.error(JSON.stringify({ level: "error", msg: "worker died; replacing it", worker: worker.id, pid: worker.process.pid, code, signal, after_ms: pauseMs }));
+    log.error({ worker: worker.id, worker_pid: worker.process.pid, code, signal, after_ms: pauseMs }, "worker died; replacing it");
     setTimeout(() => {
       if (!stopping) fork();
     }, pauseMs);
@@ -71,6 +84,13 @@ export function runPrimary(count, script, args) {
   // which hears it as a "message" event on process. The primary reads nothing else in it; what
   // channels exist and what they carry is the workers' business.
   cluster.on("message", (sender, message) => {
+    if (isMetricsMessage(message)) {
+      metrics.clusterMetrics().then(
+        (text) => sender.send({ type: METRICS_MESSAGE, id: message.id, text }, () => undefined),
+        (/** @type {unknown} */ error) => sender.send({ type: METRICS_MESSAGE, id: message.id, error: String(error) }, () => undefined),
+      );
+      return;
+    }
     if (typeof message !== "object" || message === null || message.type !== "initlink:broadcast") return;
     for (const worker of Object.values(cluster.workers ?? {})) {
       // A worker that died a moment ago may still be listed: its write error is not the primary's end.
@@ -81,7 +101,7 @@ export function runPrimary(count, script, args) {
   const stop = (/** @type {NodeJS.Signals} */ signal) => {
     if (stopping) return;
     stopping = true;
-    log({ msg: "stopping", signal });
+    log.info({ signal }, "stopping");
     if (startedAt.size === 0) process.exit(0);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
     setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
@@ -89,6 +109,6 @@ export function runPrimary(count, script, args) {
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
 
-  log({ msg: "primary started", pid: process.pid, workers: count });
+  log.info({ workers: count }, `starting ${count} workers`);
   for (let i = 0; i < count; i++) fork();
 }

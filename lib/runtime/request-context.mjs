@@ -7,6 +7,19 @@ export const PEER_ADDRESS_HEADER = "x-initlink-peer";
 /** The id of one request, set by server.mjs; the app's log lines of that request carry it. */
 export const REQUEST_ID_HEADER = "x-request-id";
 
+// An id a proxy or client sent: kept when it is one short token of the characters request ids
+// are made of (UUIDs, ULIDs, base64, AWS trace ids), so that it cannot forge log structure.
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:;+=@/-]{1,128}$/;
+
+/**
+ * The request's id: the incoming `X-Request-Id` if it is sane, else a fresh one. A repeated
+ * header reaches Node joined with ", " and so gets a fresh id.
+ * @param {string | string[] | undefined} incoming @param {() => string} fresh
+ */
+export function requestIdOf(incoming, fresh) {
+  return typeof incoming === "string" && REQUEST_ID_PATTERN.test(incoming) ? incoming : fresh();
+}
+
 /** Whether the service is reached over https: secure cookies and HSTS follow from it. @param {string} appUrl */
 export const isHttpsOrigin = (appUrl) => appUrl.trim().toLowerCase().startsWith("https:");
 

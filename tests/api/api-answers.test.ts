@@ -5,6 +5,7 @@ import * as initEvents from "@/app/api/init/[id]/events/route";
 import * as initStatus from "@/app/api/init/[id]/route";
 import * as createInit from "@/app/api/init/route";
 import * as live from "@/app/api/live/route";
+import * as metrics from "@/app/api/metrics/route";
 import * as createLink from "@/app/api/projects/[projectId]/link/[iv]/route";
 import * as linkedProject from "@/app/api/projects/[projectId]/route";
 import * as jwks from "@/app/api/well-known/jwks/route";
@@ -30,6 +31,7 @@ const ROUTES: [path: string, module: RouteModule, allow: string, envelope: Recor
   ["/api/well-known/jwks", jwks, "GET, HEAD, OPTIONS", {}],
   ["/api/health", health, "GET, HEAD, OPTIONS", {}],
   ["/api/live", live, "GET, HEAD, OPTIONS", {}],
+  ["/api/metrics", metrics, "GET, HEAD, OPTIONS", {}],
 ];
 
 const call = (handler: Handler | undefined, method: string, path: string, params: Record<string, string | string[]> = {}) => {

@@ -13,7 +13,7 @@ import {
 } from "../helpers/hostile";
 
 // Hostile input, property-based (issue 5), with a low Create Init limit: the same properties
-// while most requests are refused with 429 rate_limited. README: "no other rejected request
+// while most requests are refused with 429 rate_limited. docs/configuration.md: "no other rejected request
 // changes the database" (only failed sign-ins write). vitest.config.ts's limits are high so that
 // the other suites never meet one; this file lowers Create Init's before the configuration is
 // first read (lib/config.ts parses it once, on first use, in this file's own process).

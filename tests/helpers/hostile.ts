@@ -22,7 +22,7 @@ export const NUM_RUNS = 1000;
 export const PROPERTY_TIMEOUT_MS = 300_000;
 
 // ---------------------------------------------------------------------------------------------
-// What each route may answer, from README.md (the error table and each route's section). A
+// What each route may answer, from docs/api.md (the error table and each route's section). A
 // status missing here is undocumented; a code must be one the error table gives that status.
 // No 5xx anywhere (500 internal_error is a bug): GET /api/health's documented 503 needs a
 // database that does not answer, and the database answers in these tests. The suite runs with
@@ -728,13 +728,13 @@ export function expectSuccesses(route: string, what: string, successes: number, 
 // =============================================================================================
 
 /**
- * The codes each form may send back in `?error=`: the README's (error table; Configuration's
- * limits, "?error=rate_limited on a form"; the Security notes' same-site check) for what the
+ * The codes each form may send back in `?error=`: the documented ones (docs/api.md's error table;
+ * docs/configuration.md's limits, "?error=rate_limited on a form"; docs/security.md's same-site check) for what the
  * form does, each one a code the page has its own message for (lib/http/messages.ts's MESSAGES,
  * checked through formErrorMessage by assertHostileForm). `internal_error` is never allowed.
  *
- * `countedRefusals`: the documented exception to "a refused request writes nothing". README
- * (Configuration): "Refused sign-ins and sign-ups are the one kind of refused request that
+ * `countedRefusals`: the documented exception to "a refused request writes nothing". docs/configuration.md:
+ * "Refused sign-ins and sign-ups are the one kind of refused request that
  * writes (their counters: each attempt costs a password hash)" and "Only requests that passed
  * validation count". So a sign-in or sign-up refused after validation (wrong password, email
  * taken, over a limit) may change the RateLimit table, and only it; one refused before (not

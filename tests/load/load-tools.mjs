@@ -81,7 +81,7 @@ export const siteOf = (port) => `http://127.0.0.1:${port}`;
  * Starts `npm start`'s server (production build) on `port` with `env` on top of the defaults;
  * WEB_CONCURRENCY is npm start's default (a worker per core) unless `env` sets it.
  * @param {number} port @param {Record<string, string>} env
- * @param {{ output?: "ignore" | "inherit" }} [options]
+ * @param {{ output?: "ignore" | "inherit" | "pipe" }} [options] pipe: the caller reads the server's stdout
  */
 export function startServer(port, env, { output = "ignore" } = {}) {
   return spawn(process.execPath, [path.join(root, "scripts", "start.mjs")], {

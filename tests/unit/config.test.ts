@@ -30,10 +30,18 @@ describe("parseConfig", () => {
       // A worker process per core by default, so one key thread each.
       projectKeys: { threads: 1, reserve: 4, perAccount: 2, waitMs: 3000 },
       legacyLinkApproval: { enabled: false, lifetimeMs: 300_000 },
+      metricsToken: null,
     });
   });
 
-  // The browser-approved link of existing clients is off unless asked for (README, Compatibility).
+  // The metrics' bearer must be one a scraper can send as a Bearer credential, and long enough not to guess.
+  it("takes METRICS_TOKEN as given, trimmed", () => {
+    const token = "a".repeat(16) + "-._~+/" + "0123456789";
+    expect(parseConfig(withKey({ METRICS_TOKEN: ` ${token} ` })).metricsToken).toBe(token);
+    expect(parseConfig(withKey({ METRICS_TOKEN: "" })).metricsToken).toBeNull();
+  });
+
+  // The browser-approved link of existing clients is off unless asked for (docs/api.md, Compatibility).
   it("turns the browser-approved link on only when told", () => {
     expect(parseConfig(withKey({ LEGACY_LINK_APPROVAL: "ON", LEGACY_LINK_APPROVAL_SECONDS: "60" })).legacyLinkApproval).toEqual({ enabled: true, lifetimeMs: 60_000 });
     expect(() => parseConfig(withKey({ LEGACY_LINK_APPROVAL: "yes" }))).toThrow("LEGACY_LINK_APPROVAL must be off or on");
@@ -69,6 +77,8 @@ describe("parseConfig", () => {
     [{ PROJECT_KEY_THREADS: "0" }, "PROJECT_KEY_THREADS must be a whole number from 1 to 256"],
     [{ PROJECT_KEY_QUEUE_PER_ACCOUNT: "0" }, "PROJECT_KEY_QUEUE_PER_ACCOUNT must be a whole number from 1 to 100"],
     [{ PROJECT_KEY_WAIT_MS: "-1" }, "PROJECT_KEY_WAIT_MS must be a whole number from 0 to 600000"],
+    [{ METRICS_TOKEN: "short" }, "METRICS_TOKEN must be 32 to 256 characters"],
+    [{ METRICS_TOKEN: "a".repeat(31) + " b" }, "METRICS_TOKEN must be 32 to 256 characters"],
   ])("rejects %o with a clear message", (env, message) => {
     expect(() => parseConfig(withKey(env))).toThrow(ConfigError);
     expect(() => parseConfig(withKey(env))).toThrow(message);

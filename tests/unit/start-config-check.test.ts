@@ -14,12 +14,20 @@ function run(script: string, env: Record<string, string>) {
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** The output's log lines (every line is one JSON object). */
+const logLines = (stdout: string): { level: string; msg: string }[] =>
+  stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
+
 describe("the configuration is checked first", () => {
   it("npm start refuses an invalid setting with its message and migrates nothing", () => {
     const folder = path.join(mkdtempSync(path.join(tmpdir(), "initlink-start-")), "data");
     const result = run("scripts/start.mjs", { DATABASE_URL: `file:${path.join(folder, "initlink.db")}`, INIT_INTERVAL_MS: "soon" });
     expect(result.status, result.stdout + result.stderr).toBe(1);
-    expect(result.stderr).toContain("initlink: Invalid configuration:\n  - INIT_INTERVAL_MS must be a whole number from 100 to 600000");
+    const fatal = logLines(result.stdout).filter((line) => line.level === "fatal");
+    expect(fatal.map((line) => line.msg)).toEqual(["Invalid configuration:\n  - INIT_INTERVAL_MS must be a whole number from 100 to 600000"]);
     expect(existsSync(folder)).toBe(false);
     expect(result.stdout).not.toMatch(/listening|migrat/i);
   });
@@ -27,7 +35,7 @@ describe("the configuration is checked first", () => {
   it("server.mjs with workers refuses an invalid setting before the primary starts or anything listens", () => {
     const result = run("server.mjs", { WEB_CONCURRENCY: "2", PORT: "99999" });
     expect(result.status, result.stdout + result.stderr).toBe(1);
-    expect(result.stderr).toContain("PORT must be a whole number from 1 to 65535");
-    expect(result.stdout).not.toMatch(/primary started|listening/);
+    expect(logLines(result.stdout).find((line) => line.level === "fatal")?.msg).toContain("PORT must be a whole number from 1 to 65535");
+    expect(result.stdout).not.toMatch(/starting \d+ workers|listening/);
   });
 });

@@ -100,7 +100,7 @@ export default async function ProjectPage({
   const user = await currentUser();
   if (user === null) redirect(`/signin?returnTo=${encodeURIComponent(`/projects/${id}`)}`);
   // Someone else's project reads exactly like one that does not exist. An existing client may
-  // name the project by the id of an init approved into it (README, Compatibility).
+  // name the project by the id of an init approved into it (docs/api.md, Compatibility).
   const projectId = await resolveProjectId(id, user.id);
   if (projectId === null) notFound();
   if (projectId !== id) redirect(`/projects/${projectId}`);

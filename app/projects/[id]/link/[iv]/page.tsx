@@ -8,7 +8,7 @@ import { findLinkApprovalView, linkApprovalPagePath, type LinkApprovalView } fro
 import { ErrorAlert } from "../../../../form-parts";
 import { FingerprintPending } from "../../key-pending";
 
-// The page an existing client sends the person to for a link (README, Compatibility with
+// The page an existing client sends the person to for a link (docs/api.md, Compatibility with
 // existing clients): who asks, for which project, and Approve or Deny.
 
 export const metadata: Metadata = { title: "Approve a link", referrer: "no-referrer" };

@@ -3,7 +3,7 @@ import { decideLinkApproval } from "@/lib/links/decide-link-approval";
 import { linkApprovalPagePath } from "@/lib/links/link-approval-view";
 import { linkApprovalParamsSchema } from "@/lib/links/schemas";
 
-// POST /projects/{id}/link/{iv}/deny — the deny button of a link approved in the browser (README, Compatibility)
+// POST /projects/{id}/link/{iv}/deny — the deny button of a link approved in the browser (docs/api.md, Compatibility)
 export const POST = route(
   {
     auth: "session",
