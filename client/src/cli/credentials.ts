@@ -27,7 +27,7 @@ export type Credentials = {
 };
 
 /** $INITLINK_CONFIG_DIR, else $XDG_CONFIG_HOME/initlink (when absolute, as the XDG spec requires), else ~/.config/initlink. */
-export function configDirectory(env: NodeJS.ProcessEnv = process.env): string {
+export function configDirectory(env: Record<string, string | undefined> = process.env): string {
   if (env.INITLINK_CONFIG_DIR) return path.resolve(env.INITLINK_CONFIG_DIR);
   const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(homedir(), ".config");
   return path.join(base, "initlink");

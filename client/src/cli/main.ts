@@ -13,10 +13,11 @@ const USAGE = `Usage:
       Asks you to approve this device in the browser, then stores its access token.
       --open           also open the link in the browser
       --device <name>  the device name the approval page shows (default: this host's name)
-  initlink link [projectId] [--server <server>]
+  initlink link [--server <server>] [--] [projectId]
       Links this device to the project (default: the one of the login) and prints its key's
       fingerprint, to compare with the one on the project page.
       --server <server>  the server of an earlier login (default: the latest)
+      --                 ends the options: a project id may start with "-"
 
 Exit codes: 0 done, 1 failed, 2 wrong usage or not logged in, 3 denied, 4 expired, 130 interrupted.
 The access token is stored in ${configDirectory()}/credentials.json (INITLINK_CONFIG_DIR moves it).
@@ -90,7 +91,7 @@ run(process.argv.slice(2), interrupted.signal).then(
       process.exitCode = ExitCode.cancelled;
     } else if (error instanceof InitlinkError) {
       const hint = error.code === "invalid_token" ? " Run `initlink login <server>` again." : "";
-      process.stderr.write(`initlink: ${error.message} (${error.code}${error.status === null ? "" : `, HTTP ${error.status}`}).${hint}\n`);
+      process.stderr.write(`initlink: ${error.message} [${error.code}${error.status === null ? "" : `, HTTP ${error.status}`}]${hint}\n`);
       process.exitCode = ExitCode.failure;
     } else {
       process.stderr.write(`initlink: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
