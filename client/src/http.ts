@@ -15,13 +15,19 @@ export async function send(method: string, url: URL, { headers = {}, body, signa
     text = await response.text();
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    throw new InitlinkError("network_error", `Could not reach ${url.origin}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new InitlinkError("network_error", `Could not reach ${url.origin}: ${reasonOf(error)}`, { cause: error });
   }
   try {
     return { status: response.status, headers: response.headers, body: JSON.parse(text) as unknown };
   } catch {
     throw new InitlinkError("invalid_response", `${url.origin} answered ${response.status} with something other than JSON.`, { status: response.status });
   }
+}
+
+/** Why a fetch failed: undici says only "fetch failed" and keeps the reason (e.g. ECONNREFUSED) in its cause. */
+function reasonOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  return error.cause instanceof Error ? error.cause.message : error.message;
 }
 
 /** `Retry-After` in seconds (delta-seconds only: the service never sends a date), or null. */

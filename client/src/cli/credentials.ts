@@ -14,6 +14,7 @@ export type ServerCredentials = {
   access_token: string;
   access_token_expires_at: number;
   project: { id: string; name: string };
+  project_url: string;
   approved_by: { email: string };
   stored_at: number;
   links: Record<string, StoredLink>;
