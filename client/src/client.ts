@@ -1,6 +1,6 @@
 import { InitlinkError } from "./errors.js";
 import { randomIv } from "./fingerprint.js";
-import { type Answer, bodyAs, errorOf, send, sleep } from "./http.js";
+import { type Answer, bodyAs, errorOf, isRecord, send, sleep } from "./http.js";
 import type { CollectedToken, CreatedInit, CreateInitRequest, InitStatus, LinkedProject, Outcome, ProjectLink } from "./types.js";
 
 export type ClientOptions = {
@@ -108,8 +108,8 @@ export class InitlinkClient {
       if (answer.status === 429) {
         // RFC 8628 §3.5: slow_down; the body says the interval to keep from now on.
         const refusal = errorOf(answer);
-        const body = answer.body as { interval?: unknown };
-        if (refusal.code === "slow_down" && typeof body.interval === "number") interval = Math.max(interval, body.interval);
+        const suggested = isRecord(answer.body) ? answer.body.interval : undefined;
+        if (refusal.code === "slow_down" && typeof suggested === "number") interval = Math.max(interval, suggested);
         await sleep(Math.max(interval, (refusal.retryAfterSeconds ?? 0) * 1000), signal);
         continue;
       }

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -76,6 +76,9 @@ describe("the CLI's credentials", () => {
     expect(statSync(path.join(directory, "credentials.json")).mode & 0o777).toBe(0o600);
     expect((await readCredentials(directory)).current).toBe("http://y/");
     expect(readdirSync(directory)).toEqual(["credentials.json"]);
+    // A file that is not the CLI's is refused with what to do, never taken as empty and overwritten.
+    writeFileSync(path.join(directory, "credentials.json"), '{"servers": []}');
+    await expect(readCredentials(directory)).rejects.toThrow("is not a credentials file of this CLI: remove it and log in again.");
   });
 });
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import path from "node:path";
+import { CliFailure } from "./exit-codes.js";
 
 // Where the CLI keeps what login and link collected: one JSON file readable by its owner alone
 // (0600 in a 0700 directory), replaced whole on each change so that a crash never leaves half of it.
@@ -37,12 +38,20 @@ export function configDirectory(env: Record<string, string | undefined> = proces
 export const credentialsFile = (directory: string) => path.join(directory, "credentials.json");
 
 export async function readCredentials(directory: string): Promise<Credentials> {
+  let text: string;
   try {
-    return JSON.parse(await readFile(credentialsFile(directory), "utf8")) as Credentials;
+    text = await readFile(credentialsFile(directory), "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, current: null, servers: {} };
     throw error;
   }
+  try {
+    const credentials = JSON.parse(text) as Partial<Credentials> | null;
+    if (credentials?.version === 1 && typeof credentials.servers === "object" && credentials.servers !== null) return credentials as Credentials;
+  } catch {
+    // Said below, with what to do.
+  }
+  throw new CliFailure(`${credentialsFile(directory)} is not a credentials file of this CLI: remove it and log in again.`);
 }
 
 export async function writeCredentials(directory: string, credentials: Credentials): Promise<void> {

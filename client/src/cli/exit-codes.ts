@@ -14,3 +14,13 @@ export const ExitCode = {
 } as const;
 
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+/** A failure the CLI explains in its message (no stack trace), ending it with `exitCode`. */
+export class CliFailure extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode = ExitCode.failure,
+  ) {
+    super(message);
+  }
+}

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { InitlinkClient, InitlinkError } from "../index.js";
 import { configDirectory, readCredentials } from "./credentials.js";
-import { ExitCode } from "./exit-codes.js";
+import { CliFailure, ExitCode } from "./exit-codes.js";
 import { link } from "./link.js";
 import { login } from "./login.js";
 
@@ -93,6 +93,9 @@ run(process.argv.slice(2), interrupted.signal).then(
       const hint = error.code === "invalid_token" ? " Run `initlink login <server>` again." : "";
       process.stderr.write(`initlink: ${error.message} [${error.code}${error.status === null ? "" : `, HTTP ${error.status}`}]${hint}\n`);
       process.exitCode = ExitCode.failure;
+    } else if (error instanceof CliFailure) {
+      process.stderr.write(`initlink: ${error.message}\n`);
+      process.exitCode = error.exitCode;
     } else {
       process.stderr.write(`initlink: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exitCode = ExitCode.failure;
