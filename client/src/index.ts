@@ -1,0 +1,6 @@
+// @initlink/client: a typed client of the initlink API for Node 20 and later (fetch, node:crypto;
+// no other dependency). See docs/client.md.
+export { InitlinkClient, type CallOptions, type ClientOptions, type CreateLinkOptions, type WaitOptions, type WaitProgress } from "./client.js";
+export { InitlinkError, isInitlinkError } from "./errors.js";
+export { publicKeyFingerprint, randomIv } from "./fingerprint.js";
+export type * from "./types.js";
