@@ -19,7 +19,8 @@ export const OPENAPI_VERSION = "3.1.1";
 export const OPENAPI_CACHE_CONTROL = "public, max-age=300";
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
-  // The dialect is the document's (jsonSchemaDialect), not each schema's.
+  // OpenAPI 3.1's default dialect is JSON Schema 2020-12 (plus OpenAPI's own keywords): no
+  // schema needs to name it.
   const converted: JsonSchema = { ...z.toJSONSchema(schema, { io, target: "draft-2020-12" }) };
   delete converted.$schema;
   return converted;
@@ -163,7 +164,6 @@ function buildDocument(): JsonObject {
   const codes = ERROR_CODES.map((code) => `| \`${code}\` | ${errorStatus[code]} | ${ERROR_CODE_DOCS[code].meaning} |`).join("\n");
   return {
     openapi: OPENAPI_VERSION,
-    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     info: {
       title: "initlink API",
       version: "1",

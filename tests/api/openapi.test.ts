@@ -4,8 +4,10 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as unknownApiPath } from "@/app/api/[...path]/route";
+import { PUT as createInitWithPut } from "@/app/api/init/route";
 import { GET as openApiRoute } from "@/app/api/openapi.json/route";
 import { OPERATIONS } from "@/lib/openapi/operations";
+import { createAccessToken } from "@/lib/tokens/issue-access-token";
 import { createInit, createInitJson, createdInit, getInitStatus } from "../helpers/api";
 import { approve, newAccount } from "../helpers/forms";
 import { dispatch } from "../helpers/in-process";
@@ -85,6 +87,16 @@ describe("the OpenAPI document", () => {
 });
 
 describe("real answers validate against the document", () => {
+  it("a method a path does not take: 405 with Allow, in the documented error shape", async () => {
+    const response = await createInitWithPut(new Request("https://initlink.test/api/init", { method: "PUT" }), { params: Promise.resolve({}) });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("POST, OPTIONS");
+    const validate = ajv.compile(doc.components.schemas.Error);
+    const body = await response.json();
+    expect(validate(body) ? [] : validate.errors).toEqual([]);
+    expect(body.code).toBe("method_not_allowed");
+  });
+
   it("POST /api/init: 201, and 400, 413, 415", async () => {
     await expectDocumented("post", "/api/init", await createInitJson({ sender: "@acme/cli", sender_device: "laptop", user_code_shown: true }));
     await expectDocumented("post", "/api/init", await createInitJson({}));
@@ -131,7 +143,7 @@ describe("real answers validate against the document", () => {
     await expectDocumented("get", "/api/init/{id}/events", await dispatch("GET", "/api/init/AAAAAAAAAAAAAAAAAAAAAA/events", { headers: anonymous() }));
   });
 
-  it("POST /api/projects/{projectId}/link/{iv}: 200; 400, 401 unauthorized and invalid_token, 404", async () => {
+  it("POST /api/projects/{projectId}/link/{iv}: 200; 400, 401 unauthorized and invalid_token, 404, 409", async () => {
     const client = await approvedClient();
     const link = "/api/projects/{projectId}/link/{iv}";
     const iv = randomIv();
@@ -142,6 +154,11 @@ describe("real answers validate against the document", () => {
     await expectDocumented("post", link, await createLink("AAAAAAAAAAAAAAAAAAAAAA", randomIv(), withToken(client.accessToken)));
     const other = await approvedClient();
     await expectDocumented("post", link, await createLink(client.projectId, iv, withToken(other.accessToken)));
+    // Another token of the same person asking for the same iv: 409 link_conflict.
+    const personal = await createAccessToken(client.userId, { name: "laptop", scope: "all", lifetime: "30" });
+    const conflict = await createLink(client.projectId, iv, withToken(personal.token));
+    expect(conflict.status).toBe(409);
+    await expectDocumented("post", link, conflict);
   });
 
   it("GET /api/projects/{projectId}: 200; 401 unauthorized and invalid_token", async () => {
