@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "../errors";
+import { takesBearer } from "../http/authenticate";
 import { errorStatus } from "../http/error-status";
 import { errorBodySchema } from "../http/schemas";
 import { ERROR_CODE_DOCS } from "./error-codes";
@@ -63,8 +64,6 @@ const AUTH_NOTE: Record<OperationAuth, string> = {
 };
 
 const header = (doc: HeaderDoc): JsonObject => ({ description: doc.description, schema: doc.schema, ...(doc.example === undefined ? {} : { example: doc.example }) });
-
-const takesBearer = (auth: OperationAuth) => auth !== "none";
 
 /** The headers of an error answer of `status` whose codes are `codes`. */
 function errorHeaders(auth: OperationAuth, status: number, codes: ErrorCode[]): JsonObject {
@@ -169,6 +168,7 @@ function buildDocument(): JsonObject {
       version: "1",
       description: [
         "A command-line client links itself to a person's project: it creates an init, the person approves it in the browser at `redirect_url`, the client polls the init (or waits with `Prefer: wait`, or follows its event stream) and collects an access token, then creates a project link with it.",
+        "Auth, per operation: none; the init's secret (optional, to collect the access token); a bearer access token (`ilat_…`); or a link's bearer JWT. The browser pages and their forms (sign-in, approve, access tokens) take a session cookie and are not part of this API.",
         "Every error answers JSON `{error, code}`; a method a path does not take answers 405 `method_not_allowed` with `Allow`. The codes:",
         `| code | status | meaning |\n| --- | --- | --- |\n${codes}`,
       ].join("\n\n"),

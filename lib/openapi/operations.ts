@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ErrorCode } from "../errors";
 import { healthAnswerSchema, liveAnswerSchema } from "../health";
+import type { Authentication } from "../http/authenticate";
 import { WAIT_CAP_SECONDS } from "../http/prefer";
 import { createdInitSchema, createInitBodySchema, initIdParamsSchema, initStatusAnswerSchema } from "../init/schemas";
 import { createLinkParamsSchema, jwksSchema, linkAnswerSchema, linkedProjectSchema, projectParamsSchema } from "../links/schemas";
@@ -11,8 +12,8 @@ import { JWKS_MAX_AGE_SECONDS } from "../links/signing-keys";
 // can answer. lib/openapi/document.ts turns this table into the document; tests/api/openapi.test.ts
 // checks the real answers against it and that every route file under app/api is here.
 
-/** Who may call an operation (lib/http/authenticate.ts). */
-export type OperationAuth = "none" | "initSecret" | "accessToken" | "linkRequest" | "linkBearer";
+/** Who may call an operation (lib/http/authenticate.ts): no API operation takes the pages' session cookie. */
+export type OperationAuth = Exclude<Authentication, "session">;
 
 export type HeaderDoc = { description: string; schema: { type: "string" | "integer" }; example?: string | number };
 

@@ -31,7 +31,9 @@ test("the docs page lists every operation, with no CSP violation and nothing fro
   expect(response?.headers()["content-security-policy"]).not.toContain("unsafe-inline");
   await expect(page.getByRole("heading", { level: 1, name: "API reference" })).toBeVisible();
 
-  const doc = (await (await request.get("/api/openapi.json")).json()) as Doc;
+  const answer = await request.get("/api/openapi.json");
+  expect(answer.headers()["cache-control"]).toBe("public, max-age=300");
+  const doc = (await answer.json()) as Doc;
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, summary: operation.summary })));
   expect(operations.length).toBeGreaterThan(5);
   for (const operation of operations) {
