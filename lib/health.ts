@@ -1,10 +1,15 @@
+import { z } from "zod";
 import { db } from "./db";
 import { ApiError } from "./errors";
+
+/** The answers of readiness (GET /api/health) and liveness (GET /api/live). */
+export const healthAnswerSchema = z.object({ ok: z.literal(true), database: z.literal("up") }).meta({ examples: [{ ok: true, database: "up" }] });
+export const liveAnswerSchema = z.object({ ok: z.literal(true) }).meta({ examples: [{ ok: true }] });
 
 const HEALTH_TIMEOUT_MS = 2000;
 
 /** Readiness: the database answers a query within two seconds; a 503 otherwise. */
-export async function checkHealth(): Promise<{ ok: true; database: "up" }> {
+export async function checkHealth(): Promise<z.infer<typeof healthAnswerSchema>> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error("timed out")), HEALTH_TIMEOUT_MS);

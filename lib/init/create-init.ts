@@ -4,22 +4,13 @@ import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
 import { hashSecret, randomId, randomSecret } from "../secrets";
 import { insertInit } from "./init-group-commit";
-import type { CreateInitBody } from "./schemas";
+import type { CreatedInit, CreateInitBody } from "./schemas";
 import { newUserCode } from "./user-code";
 
 // Create Init (SPEC §4.1): the client names itself and gets the status resource to poll, the
 // page to send the person to, and a secret that only it knows.
 
-export type CreatedInit = {
-  id: string;
-  url: string;
-  redirect_url: string;
-  interval: number;
-  timestamp: number;
-  user_code: string;
-  expires_at: number;
-  secret: string;
-};
+export type { CreatedInit };
 
 export const initStatusUrl = (cfg: Config, id: string) => `${cfg.appUrl}/api/init/${id}`;
 export const initPageUrl = (cfg: Config, id: string) => `${cfg.appUrl}/init/${id}`;

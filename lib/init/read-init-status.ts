@@ -5,21 +5,14 @@ import { RANDOM_ID_PATTERN } from "../secrets";
 import { watchInit, type InitWatch } from "./init-events";
 import { effectiveStatus, initNotFound, type InitStatus } from "./init-lifecycle";
 import { admitPoll } from "./poll-interval";
-import { assertInitSecret, pickupExtras, returnPickup, takePickup, type PickupExtras } from "./token-pickup";
+import type { InitStatusAnswer } from "./schemas";
+import { assertInitSecret, pickupExtras, returnPickup, takePickup } from "./token-pickup";
 
 // The status resource `GET /api/init/{id}` (the `url` of Create Init), polled by the client and
 // by the init page.
 
 /** `project_id` and `project_url` once done; the pickup's extras for the secret's holder. */
-export type StatusAnswer = {
-  id: string;
-  status: InitStatus;
-  timestamp: number;
-  interval: number;
-  expires_at: number;
-  project_id?: string;
-  project_url?: string;
-} & PickupExtras;
+export type StatusAnswer = InitStatusAnswer;
 
 /** RFC 7240 `Prefer: wait`: hold a pending init's answer up to `seconds`, unless the client goes (`signal`). */
 export type Hold = { seconds: number; signal: AbortSignal };

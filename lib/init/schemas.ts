@@ -56,3 +56,80 @@ export const approveFormSchema = z
     }
     return { choice: { kind: "new", name: name.data }, check };
   });
+
+// Answer schemas of the init operations: they type the answers and feed the OpenAPI document
+// (lib/openapi/), whose test validates the real answers against them.
+
+export const INIT_STATUSES = ["pending", "done", "denied", "expired"] as const;
+
+const epochMs = (description: string) => z.int().nonnegative().meta({ description: `${description} (milliseconds since the Unix epoch)` });
+const intervalMs = z.int().positive().meta({ description: "The least time between two polls, in milliseconds (RFC 8628 §3.5)." });
+
+export const createdInitSchema = z
+  .object({
+    id: z.string().meta({ description: "The init's id." }),
+    url: z.url().meta({ description: "The status resource to poll: GET /api/init/{id}." }),
+    redirect_url: z.url().meta({ description: "The page to send the person to, where they approve or deny." }),
+    interval: intervalMs,
+    timestamp: epochMs("When the init was created"),
+    user_code: z.string().meta({ description: "The code the client prints, for the person to compare on the page." }),
+    expires_at: epochMs("When the init expires unapproved"),
+    secret: z.string().startsWith("ilsec_").meta({ description: "Shown once: send it as `Authorization: Bearer <secret>` when polling to collect the access token." }),
+  })
+  .meta({
+    examples: [
+      {
+        id: "Q2hvb3NlQVJhbmRvbUlkMQ",
+        url: "https://initlink.example/api/init/Q2hvb3NlQVJhbmRvbUlkMQ",
+        redirect_url: "https://initlink.example/init/Q2hvb3NlQVJhbmRvbUlkMQ",
+        interval: 5000,
+        timestamp: 1764000000000,
+        user_code: "WDJB-MJHT",
+        expires_at: 1764000900000,
+        secret: "ilsec_3q2-7wAAAAAexampleexampleexampleexample",
+      },
+    ],
+  });
+
+export type CreatedInit = z.infer<typeof createdInitSchema>;
+
+export const initStatusAnswerSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(INIT_STATUSES),
+    timestamp: epochMs("When the status was read"),
+    interval: intervalMs,
+    expires_at: epochMs("When a pending init expires"),
+    project_id: z.string().optional().meta({ description: "Once done: the project the person chose." }),
+    project_url: z.url().optional().meta({ description: "Once done: the project's page." }),
+    project: z
+      .object({ id: z.string(), name: z.string() })
+      .optional()
+      .meta({ description: "Once done, for the holder of the init's secret only." }),
+    approved_by: z
+      .object({ email: z.string() })
+      .optional()
+      .meta({ description: "Once done, for the holder of the init's secret only: who approved." }),
+    access_token: z.string().startsWith("ilat_").optional().meta({ description: "Once done, for the holder of the init's secret, exactly once: the project's access token." }),
+    access_token_expires_at: epochMs("When the access token expires").optional(),
+  })
+  .meta({
+    examples: [
+      { id: "Q2hvb3NlQVJhbmRvbUlkMQ", status: "pending", timestamp: 1764000005000, interval: 5000, expires_at: 1764000900000 },
+      {
+        id: "Q2hvb3NlQVJhbmRvbUlkMQ",
+        status: "done",
+        timestamp: 1764000030000,
+        interval: 5000,
+        expires_at: 1764000900000,
+        project_id: "UHJvamVjdElkRXhhbXBsZQ",
+        project_url: "https://initlink.example/projects/UHJvamVjdElkRXhhbXBsZQ",
+        project: { id: "UHJvamVjdElkRXhhbXBsZQ", name: "My app" },
+        approved_by: { email: "person@example.com" },
+        access_token: "ilat_bm90LWEtcmVhbC10b2tlbi1qdXN0LWFuLWV4YW1wbGU",
+        access_token_expires_at: 1771776030000,
+      },
+    ],
+  });
+
+export type InitStatusAnswer = z.infer<typeof initStatusAnswerSchema>;

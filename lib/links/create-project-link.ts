@@ -9,6 +9,7 @@ import { resolveProjectId } from "../projects/resolve-project";
 import { randomId } from "../secrets";
 import { recordTokenUse, type AuthenticatedToken } from "../tokens/authenticate-access-token";
 import { signLinkBearer } from "./link-bearer";
+import type { LinkAnswer } from "./schemas";
 
 // Create Project Link (SPEC §4.2). A link is one client of one project, named by the client's
 // `iv`; its bearer is a JWT whose `sub` is the link's id. Idempotent per token: the same token
@@ -16,7 +17,7 @@ import { signLinkBearer } from "./link-bearer";
 // token asking for the same (project, iv) is refused.
 
 /** The success answer of Create Project Link. */
-export type LinkAnswer = { success: true; bearer: string; public: string; public_fingerprint: string; link_id: string; expires_at: number };
+export type { LinkAnswer };
 
 const projectNotReached = () => new ApiError("not_found", "No project with this id exists, or the access token does not reach it.");
 

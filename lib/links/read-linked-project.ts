@@ -1,18 +1,11 @@
 import { db } from "../db";
 import { ApiError } from "../errors";
 import type { VerifiedLinkBearer } from "./link-bearer";
+import type { LinkedProject } from "./schemas";
 
 // GET /api/projects/{projectId}: what a link bearer opens. Every use reads the link, so
 // revoking the link or its access token takes effect at once.
 
-export type LinkedProject = {
-  id: string;
-  name: string;
-  created_at: number;
-  public: string;
-  public_fingerprint: string;
-  link: { id: string; iv: string; created_at: number; expires_at: number };
-};
 
 const LAST_USED_RESOLUTION_MS = 60_000;
 
