@@ -38,21 +38,22 @@ export async function readInitRow(id: string) {
 /**
  * The status of an init, for any poller. `secret` is what the caller presented as
  * `Authorization: Bearer <secret>`, if anything; it is checked against this init's hash here,
- * in the one read the answer needs. With `hold`, a pending init's answer waits for a change.
+ * in the one read the answer needs; `address` is where the request came from (a token pickup
+ * records it). With `hold`, a pending init's answer waits for a change.
  */
-export async function readInitStatus(cfg: Config, id: string, secret: string | null, hold: Hold | null = null): Promise<StatusAnswer> {
+export async function readInitStatus(cfg: Config, id: string, secret: string | null, address: string | null, hold: Hold | null = null): Promise<StatusAnswer> {
   if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
-  if (hold === null || hold.seconds === 0) return pollInitStatus(cfg, id, secret, null);
+  if (hold === null || hold.seconds === 0) return pollInitStatus(cfg, id, secret, address, null);
   // Watched before the first read: a change committed after that read still wakes the wait.
   const watch = watchInit(id);
   try {
-    return await pollInitStatus(cfg, id, secret, { ...hold, watch });
+    return await pollInitStatus(cfg, id, secret, address, { ...hold, watch });
   } finally {
     watch.close();
   }
 }
 
-async function pollInitStatus(cfg: Config, id: string, secret: string | null, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
+async function pollInitStatus(cfg: Config, id: string, secret: string | null, address: string | null, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
   const init = await readInitRow(id);
   if (init === null) throw initNotFound();
   // The secret is checked first: a refused request records no poll.
@@ -67,12 +68,12 @@ async function pollInitStatus(cfg: Config, id: string, secret: string | null, he
     if (pickup !== null) await returnPickup(pickup);
     throw error;
   }
-  if (held !== null && status === "pending") return heldAnswer(cfg, init, secret, held);
-  return statusAnswer(cfg, init, status, now, secret);
+  if (held !== null && status === "pending") return heldAnswer(cfg, init, secret, address, held);
+  return statusAnswer(cfg, init, status, now, secret, address);
 }
 
 /** The answer once the held init changed, expired, or the wait ended; the row is read again only then. */
-async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
+async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, address: string | null, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
   const until = Math.min(Date.now() + held.seconds * 1000, first.expiresAt.getTime());
   let init = first;
   let now = Date.now();
@@ -88,13 +89,13 @@ async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, he
   }
   // A client that went away must not spend the one-time token on an answer nobody reads.
   if (secret !== null && status === "done" && !held.signal.aborted) await takePickup(cfg, init.id);
-  return statusAnswer(cfg, init, status, now, secret);
+  return statusAnswer(cfg, init, status, now, secret, address);
 }
 
 /** The answer for a row read at `now`; the pickup's extras only for the secret's holder. */
-export async function statusAnswer(cfg: Config, init: InitRow, status: InitStatus, now: number, secret: string | null): Promise<StatusAnswer> {
+export async function statusAnswer(cfg: Config, init: InitRow, status: InitStatus, now: number, secret: string | null, address: string | null = null): Promise<StatusAnswer> {
   const answer: StatusAnswer = { id: init.id, status, timestamp: now, interval: init.intervalMs, expires_at: init.expiresAt.getTime() };
   if (status !== "done" || init.projectId === null) return answer;
   const done = { ...answer, project_id: init.projectId, project_url: projectUrl(cfg, init.projectId) };
-  return secret === null ? done : { ...done, ...(await pickupExtras(cfg, init.id, init.accessTokenId !== null)) };
+  return secret === null ? done : { ...done, ...(await pickupExtras(cfg, init.id, init.accessTokenId !== null, address)) };
 }

@@ -20,6 +20,7 @@ describe("parseConfig", () => {
       databaseListenUrl: null,
       sweepIntervalMs: 300_000,
       initRetentionMs: 86_400_000,
+      activityRetentionMs: 90 * 86_400_000,
       limits: { createInitPerMinute: 30, signInPerAddressPerMinute: 20, signInFailuresPer15Minutes: 5, signInsAtOncePerAccount: 1, linksPerTokenPerMinute: 60, pickupsPerInitPerMinute: 30 },
       initCodeCheck: "confirm",
       sessionLifetimeMs: 30 * 86_400_000,
