@@ -1,5 +1,6 @@
 import { db, type Database } from "../db";
 import { Prisma } from "../generated/prisma/client";
+import type { RequestOrigin } from "../request-origin";
 import { randomId } from "../secrets";
 import type { ActivityKind } from "./activity-kinds";
 
@@ -39,12 +40,12 @@ export function initDeniedRecord(prisma: Database, initId: string, userId: strin
     ON CONFLICT DO NOTHING`;
 }
 
-/** The access token of an approved init, collected by the client holding its secret (`address`: where that request came from). */
-export function tokenCollectedRecord(prisma: Database, initId: string, tokenId: string, address: string | null): ActivityRecord {
+/** The access token of an approved init, collected by the client holding its secret (`origin`: that request's), for the approver. */
+export function tokenCollectedRecord(prisma: Database, initId: string, tokenId: string, origin: RequestOrigin): ActivityRecord {
   return prisma.$executeRaw`
     INSERT INTO "ActivityEvent" ${COLUMNS}
-    SELECT ${randomId()}, t."userId", ${kind("token_collected")}, i."id", t."createdAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", ${address}, i."observedUserAgent", t."name", NULL, u."email"
-    FROM "Init" i JOIN "AccessToken" t ON t."id" = i."accessTokenId" JOIN "User" u ON u."id" = t."userId" LEFT JOIN "Project" p ON p."id" = i."projectId"
+    SELECT ${randomId()}, t."userId", ${kind("token_collected")}, i."id", t."createdAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", ${origin.address}, ${origin.userAgent}, t."name", NULL, NULL
+    FROM "Init" i JOIN "AccessToken" t ON t."id" = i."accessTokenId" LEFT JOIN "Project" p ON p."id" = i."projectId"
     WHERE i."id" = ${initId} AND t."id" = ${tokenId}
     ON CONFLICT DO NOTHING`;
 }

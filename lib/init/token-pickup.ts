@@ -4,6 +4,7 @@ import { db, inOneTransaction } from "../db";
 import { ApiError } from "../errors";
 import { consumeRateLimit, giveBack, type TakenUnit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
+import type { RequestOrigin } from "../request-origin";
 import { secretMatchesHash } from "../secrets";
 import { deleteAccessToken, issueProjectAccessToken } from "../tokens/issue-access-token";
 
@@ -38,11 +39,11 @@ export async function returnPickup(unit: TakenUnit): Promise<void> {
 }
 
 /**
- * The extras of a done init for its secret's holder, whose request came from `address`. The
+ * The extras of a done init for its secret's holder, whose request is `origin`. The
  * token row is made first and then claimed with a conditional update, which the approver's
  * activity records; a request that loses the claim deletes its token unseen.
  */
-export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean, address: string | null): Promise<PickupExtras> {
+export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean, origin: RequestOrigin): Promise<PickupExtras> {
   const prisma = await db();
   const init = await prisma.init.findUniqueOrThrow({
     where: { id: initId },
@@ -55,7 +56,7 @@ export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: b
   const issued = await issueProjectAccessToken(cfg, init.approvedBy.id, init.project.id, name);
   const [claimed] = await inOneTransaction(
     prisma.init.updateMany({ where: { id: initId, accessTokenId: null }, data: { accessTokenId: issued.id } }),
-    tokenCollectedRecord(prisma, initId, issued.id, address),
+    tokenCollectedRecord(prisma, initId, issued.id, origin),
   );
   if (claimed.count !== 1) {
     await deleteAccessToken(issued.id);

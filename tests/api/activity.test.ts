@@ -52,7 +52,9 @@ describe("an account's activity", () => {
     expect((await approve(init.id, alice.token, APPROVE_NEW)).headers.get("location")).not.toContain("error=");
     const project = { id: init.id, name: "Activity app" };
     // The client collects its token from another address than the one it started from.
-    const pickup = await (await getInitStatus(init.id, { authorization: `Bearer ${init.secret}`, [PEER_ADDRESS_HEADER]: "198.51.100.10" })).json();
+    const pickup = await (
+      await getInitStatus(init.id, { authorization: `Bearer ${init.secret}`, [PEER_ADDRESS_HEADER]: "198.51.100.10", "user-agent": "acme-cli/1.0 pickup" })
+    ).json();
     expect(pickup.access_token).toBeDefined();
     const iv = randomIv();
     const link = await createLink(inProcess, init.id, pickup.access_token, { iv, headers: { [PEER_ADDRESS_HEADER]: "192.0.2.44", "user-agent": "acme-cli/2.0" } });
@@ -74,8 +76,9 @@ describe("an account's activity", () => {
       project,
       ...INIT_ORIGIN,
       observedIp: "198.51.100.10",
+      observedUserAgent: "acme-cli/1.0 pickup",
       tokenName: "@acme/cli on laptop",
-      decidedBy: alice.email,
+      decidedBy: null,
     });
     // The link names the client's report at Create Init (through the init that issued its token) and its own request.
     expect(byKind.link_created).toMatchObject({
