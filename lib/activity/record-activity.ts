@@ -73,23 +73,14 @@ export function linkRevokedRecord(prisma: Database, linkId: string, userId: stri
     ON CONFLICT DO NOTHING`;
 }
 
-/** An access token made by its owner on the settings page. */
-export function accessTokenCreatedRecord(prisma: Database, tokenId: string): ActivityRecord {
+/** An access token its owner made on the settings page, or revoked: the event is dated by the token's own column. */
+export function accessTokenRecord(prisma: Database, tokenId: string, event: "access_token_created" | "access_token_revoked"): ActivityRecord {
+  const at = event === "access_token_created" ? Prisma.sql`t."createdAt"` : Prisma.sql`t."revokedAt"`;
   return prisma.$executeRaw`
     INSERT INTO "ActivityEvent" ${COLUMNS}
-    SELECT ${randomId()}, u."id", ${kind("access_token_created")}, t."id", t."createdAt", p."id", p."name", NULL, NULL, NULL, NULL, NULL, NULL, t."name", NULL, u."email"
+    SELECT ${randomId()}, u."id", ${kind(event)}, t."id", ${at}, p."id", p."name", NULL, NULL, NULL, NULL, NULL, NULL, t."name", NULL, u."email"
     FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId" LEFT JOIN "Project" p ON p."id" = t."projectId"
-    WHERE t."id" = ${tokenId}
-    ON CONFLICT DO NOTHING`;
-}
-
-/** An access token revoked by its owner. */
-export function accessTokenRevokedRecord(prisma: Database, tokenId: string): ActivityRecord {
-  return prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ${COLUMNS}
-    SELECT ${randomId()}, u."id", ${kind("access_token_revoked")}, t."id", t."revokedAt", p."id", p."name", NULL, NULL, NULL, NULL, NULL, NULL, t."name", NULL, u."email"
-    FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId" LEFT JOIN "Project" p ON p."id" = t."projectId"
-    WHERE t."id" = ${tokenId} AND t."revokedAt" IS NOT NULL
+    WHERE t."id" = ${tokenId} AND ${at} IS NOT NULL
     ON CONFLICT DO NOTHING`;
 }
 

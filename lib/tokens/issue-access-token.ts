@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { accessTokenCreatedRecord } from "../activity/record-activity";
+import { accessTokenRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../db";
 import { ApiError } from "../errors";
 import { TOKEN_NAME_MAX } from "../field-limits";
@@ -26,7 +26,7 @@ async function storeToken(userId: string, projectId: string | null, name: string
   const created = prisma.accessToken.create({
     data: { id, tokenHash: hashSecret(token), name: name.slice(0, TOKEN_NAME_MAX), userId, projectId, createdAt: new Date(), expiresAt },
   });
-  if (inActivity) await inOneTransaction(created, accessTokenCreatedRecord(prisma, id));
+  if (inActivity) await inOneTransaction(created, accessTokenRecord(prisma, id, "access_token_created"));
   else await created;
   return { id, token, expiresAt };
 }

@@ -1,4 +1,4 @@
-import { accessTokenRevokedRecord } from "../activity/record-activity";
+import { accessTokenRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../db";
 import { ApiError } from "../errors";
 import { RANDOM_ID_PATTERN } from "../secrets";
@@ -33,6 +33,6 @@ export async function revokeAccessToken(userId: string, id: string): Promise<voi
   if (token.revokedAt !== null) return;
   await inOneTransaction(
     prisma.accessToken.updateMany({ where: { id, userId, revokedAt: null }, data: { revokedAt: new Date() } }),
-    accessTokenRevokedRecord(prisma, id),
+    accessTokenRecord(prisma, id, "access_token_revoked"),
   );
 }
