@@ -20,12 +20,9 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
 }
 
 function Entry({ entry }: { entry: ActivityEntry }) {
-  const titleId = `activity-${entry.id}`;
   return (
     <li>
-      <p className="entry-title" id={titleId}>
-        {ACTIVITY_LABELS[entry.kind]}
-      </p>
+      <p className="entry-title">{ACTIVITY_LABELS[entry.kind]}</p>
       <dl className="facts">
         <Fact term="When">
           <time dateTime={entry.occurredAt.toISOString()}>{entry.occurredAt.toUTCString()}</time>
