@@ -67,6 +67,7 @@ describe("parseConfig", () => {
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL must be a file: URL (SQLite, e.g. file:./data/initlink.db) or a postgresql:// URL"],
     [{ DATABASE_POOL_SIZE: "0" }, "DATABASE_POOL_SIZE must be a whole number from 1 to 500"],
     [{ LINK_LIFETIME_DAYS: "0" }, "LINK_LIFETIME_DAYS must be a whole number from 1 to 365"],
+    [{ ACTIVITY_RETENTION_DAYS: "0" }, "ACTIVITY_RETENTION_DAYS must be a whole number from 1 to 3650"],
     [{ PROJECT_KEY_THREADS: "0" }, "PROJECT_KEY_THREADS must be a whole number from 1 to 256"],
     [{ PROJECT_KEY_QUEUE_PER_ACCOUNT: "0" }, "PROJECT_KEY_QUEUE_PER_ACCOUNT must be a whole number from 1 to 100"],
     [{ PROJECT_KEY_WAIT_MS: "-1" }, "PROJECT_KEY_WAIT_MS must be a whole number from 0 to 600000"],
