@@ -26,6 +26,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <>
                 <Link href="/projects">Projects</Link>
                 <Link href="/settings/tokens">Access tokens</Link>
+                <Link href="/activity">Activity</Link>
                 <span className="muted">{user.email}</span>
                 <form method="post" action="/auth/signout">
                   <button type="submit" className="link">

@@ -28,6 +28,8 @@ export type Config = {
   sweepIntervalMs: number;
   /** How long an init is kept after it expired: late polls read `expired`, not 404. */
   initRetentionMs: number;
+  /** How long an account's activity events are kept (lib/activity/). */
+  activityRetentionMs: number;
   /** PostgreSQL connections per instance. */
   databasePoolSize: number;
   /** Where each process LISTENs for init change notices, if not DATABASE_URL (PostgreSQL). */

@@ -8,14 +8,14 @@ import { countersFile, databaseProvider, prepareSqliteFiles, sqliteFilePath } fr
 
 // One data model, two providers: DATABASE_URL picks the client generated for SQLite or for
 // PostgreSQL. Both are generated from the same models and have the same model API, so the rest
-// of lib/ sees the SQLite client's type. Interactive transactions, whose options differ, are
-// left out (on SQLite they would also share the adapter's one connection with other requests).
+// of lib/ sees the SQLite client's type. Transactions are left out but for inOneTransaction
+// below: on SQLite they share the adapter's one connection with other requests.
 export type Database = Omit<PrismaClient, "$transaction">;
 
 // Opened on first use, never at import: `next build` evaluates route modules.
-let ready: Promise<Database> | undefined;
+let ready: Promise<PrismaClient> | undefined;
 
-async function openSqlite(cfg: Config): Promise<Database> {
+async function openSqlite(cfg: Config): Promise<PrismaClient> {
   const file = sqliteFilePath(cfg.databaseUrl);
   prepareSqliteFiles(file);
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: file, timeout: 5000 }) });
@@ -59,14 +59,14 @@ export function postgresqlPool(cfg: Config): pg.Pool {
   return pool;
 }
 
-function openPostgresql(cfg: Config): Database {
+function openPostgresql(cfg: Config): PrismaClient {
   const adapter = new PrismaPg(postgresqlPool(cfg));
   // TypeScript cannot compare the two clients' generic model types across modules; they are
   // the same at run time, which the whole API suite checks on both providers.
-  return new PostgresqlPrismaClient({ adapter }) as unknown as Database;
+  return new PostgresqlPrismaClient({ adapter }) as unknown as PrismaClient;
 }
 
-export function db(): Promise<Database> {
+function client(): Promise<PrismaClient> {
   const cfg = config();
   if (ready === undefined) {
     ready = databaseProvider(cfg.databaseUrl) === "postgresql" ? Promise.resolve(openPostgresql(cfg)) : openSqlite(cfg);
@@ -76,6 +76,21 @@ export function db(): Promise<Database> {
     });
   }
   return ready;
+}
+
+export function db(): Promise<Database> {
+  return client();
+}
+
+/**
+ * Runs a change and the statement that records it (lib/activity/) in one transaction: both
+ * commit or neither. Only for statements that do not fail in the normal course (conditional
+ * updates, inserts that skip conflicts): on SQLite other requests' statements that run
+ * meanwhile share the adapter's one connection, so they are in the transaction too and would be
+ * undone if it rolled back.
+ */
+export async function inOneTransaction<A, B>(change: Prisma.PrismaPromise<A>, record: Prisma.PrismaPromise<B>): Promise<[A, B]> {
+  return (await client()).$transaction([change, record]);
 }
 
 /** A table name written into raw SQL as it is: only ever one of our own constants. */

@@ -1,5 +1,6 @@
 import type { Config } from "../config";
-import { db, isUniqueViolation } from "../db";
+import { initApprovedRecord } from "../activity/record-activity";
+import { db, inOneTransaction, isUniqueViolation } from "../db";
 import { ApiError } from "../errors";
 import { prepareProjectKey } from "../projects/project-keys";
 import { findOwnedProject } from "../projects/projects";
@@ -12,7 +13,8 @@ import type { CodeCheck, ProjectChoice } from "./schemas";
 /**
  * The signed-in person approves a pending init into a new project or one of theirs. One
  * conditional update (still pending, not yet expired) decides: of two concurrent approvals
- * exactly one succeeds, and tells the init's waiters. Returns the project's id.
+ * exactly one succeeds, records it in the approver's activity, and tells the init's waiters.
+ * Returns the project's id.
  */
 export async function approveInit(cfg: Config, userId: string, initId: string, choice: ProjectChoice, check: CodeCheck): Promise<string> {
   const init = await pendingInit(initId);
@@ -37,10 +39,13 @@ export async function approveInit(cfg: Config, userId: string, initId: string, c
     projectId = init.id;
     createdProject = true;
   }
-  const approved = await prisma.init.updateMany({
-    where: { id: init.id, status: "pending", expiresAt: { gt: now } },
-    data: { status: "done", projectId, approvedById: userId, decidedAt: now },
-  });
+  const [approved] = await inOneTransaction(
+    prisma.init.updateMany({
+      where: { id: init.id, status: "pending", expiresAt: { gt: now } },
+      data: { status: "done", projectId, approvedById: userId, decidedAt: now },
+    }),
+    initApprovedRecord(prisma, init.id, userId),
+  );
   if (approved.count === 1) {
     if (createdProject) prepareProjectKey(cfg, projectId);
     await publishInitChange(cfg, init.id);

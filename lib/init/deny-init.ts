@@ -1,18 +1,22 @@
 import type { Config } from "../config";
-import { db } from "../db";
+import { initDeniedRecord } from "../activity/record-activity";
+import { db, inOneTransaction } from "../db";
 import { ApiError } from "../errors";
 import { publishInitChange } from "./init-events";
 import { NOT_PENDING, pendingInit } from "./init-lifecycle";
 
-/** A signed-in person denies a pending init; one conditional update decides, as for approval, and records who. Its waiters hear of it. */
+/** A signed-in person denies a pending init; one conditional update decides, as for approval, and records who (also in their activity). Its waiters hear of it. */
 export async function denyInit(cfg: Config, userId: string, initId: string): Promise<void> {
   const init = await pendingInit(initId);
   const prisma = await db();
   const now = new Date();
-  const denied = await prisma.init.updateMany({
-    where: { id: init.id, status: "pending", expiresAt: { gt: now } },
-    data: { status: "denied", deniedById: userId, decidedAt: now },
-  });
+  const [denied] = await inOneTransaction(
+    prisma.init.updateMany({
+      where: { id: init.id, status: "pending", expiresAt: { gt: now } },
+      data: { status: "denied", deniedById: userId, decidedAt: now },
+    }),
+    initDeniedRecord(prisma, init.id, userId),
+  );
   if (denied.count === 1) return publishInitChange(cfg, init.id);
   await pendingInit(init.id);
   throw new ApiError("init_not_pending", NOT_PENDING.denied);

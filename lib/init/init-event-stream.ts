@@ -78,7 +78,8 @@ export async function openInitEventStream(cfg: Config, id: string, lastEventId: 
       const now = Date.now();
       const status = effectiveStatus(row.status, row.expiresAt, now);
       if (status !== sent) {
-        controller.enqueue(event(status, await statusAnswer(cfg, row, status, now, null)));
+        // No secret, so no pickup: there is no origin to record.
+        controller.enqueue(event(status, await statusAnswer(cfg, row, status, now, null, { address: null, userAgent: null })));
         sent = status;
       }
       if (status !== "pending") return;

@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { directSql, timestampMs } from "../direct-sql";
 import { projectUrl } from "../projects/projects";
+import type { RequestOrigin } from "../request-origin";
 import { RANDOM_ID_PATTERN } from "../secrets";
 import { watchInit, type InitWatch } from "./init-events";
 import { effectiveStatus, initNotFound, type InitStatus } from "./init-lifecycle";
@@ -43,21 +44,22 @@ export async function readInitRow(id: string): Promise<InitRow | null> {
 /**
  * The status of an init, for any poller. `secret` is what the caller presented as
  * `Authorization: Bearer <secret>`, if anything; it is checked against this init's hash here,
- * in the one read the answer needs. With `hold`, a pending init's answer waits for a change.
+ * in the one read the answer needs; `origin` is where the request came from (a token pickup
+ * records it). With `hold`, a pending init's answer waits for a change.
  */
-export async function readInitStatus(cfg: Config, id: string, secret: string | null, hold: Hold | null = null): Promise<StatusAnswer> {
+export async function readInitStatus(cfg: Config, id: string, secret: string | null, origin: RequestOrigin, hold: Hold | null = null): Promise<StatusAnswer> {
   if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
-  if (hold === null || hold.seconds === 0) return pollInitStatus(cfg, id, secret, null);
+  if (hold === null || hold.seconds === 0) return pollInitStatus(cfg, id, secret, origin, null);
   // Watched before the first read: a change committed after that read still wakes the wait.
   const watch = watchInit(id, "preferWait");
   try {
-    return await pollInitStatus(cfg, id, secret, { ...hold, watch });
+    return await pollInitStatus(cfg, id, secret, origin, { ...hold, watch });
   } finally {
     watch.close();
   }
 }
 
-async function pollInitStatus(cfg: Config, id: string, secret: string | null, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
+async function pollInitStatus(cfg: Config, id: string, secret: string | null, origin: RequestOrigin, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
   const init = await readInitRow(id);
   if (init === null) throw initNotFound();
   // The secret is checked first: a refused request records no poll.
@@ -72,12 +74,12 @@ async function pollInitStatus(cfg: Config, id: string, secret: string | null, he
     if (pickup !== null) await returnPickup(pickup);
     throw error;
   }
-  if (held !== null && status === "pending") return heldAnswer(cfg, init, secret, held);
-  return statusAnswer(cfg, init, status, now, secret);
+  if (held !== null && status === "pending") return heldAnswer(cfg, init, secret, origin, held);
+  return statusAnswer(cfg, init, status, now, secret, origin);
 }
 
 /** The answer once the held init changed, expired, or the wait ended; the row is read again only then. */
-async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
+async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, origin: RequestOrigin, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
   const until = Math.min(Date.now() + held.seconds * 1000, first.expiresAt.getTime());
   let init = first;
   let now = Date.now();
@@ -93,13 +95,13 @@ async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, he
   }
   // A client that went away must not spend the one-time token on an answer nobody reads.
   if (secret !== null && status === "done" && !held.signal.aborted) await takePickup(cfg, init.id);
-  return statusAnswer(cfg, init, status, now, secret);
+  return statusAnswer(cfg, init, status, now, secret, origin);
 }
 
 /** The answer for a row read at `now`; the pickup's extras only for the secret's holder. */
-export async function statusAnswer(cfg: Config, init: InitRow, status: InitStatus, now: number, secret: string | null): Promise<StatusAnswer> {
+export async function statusAnswer(cfg: Config, init: InitRow, status: InitStatus, now: number, secret: string | null, origin: RequestOrigin): Promise<StatusAnswer> {
   const answer: StatusAnswer = { id: init.id, status, timestamp: now, interval: init.intervalMs, expires_at: init.expiresAt.getTime() };
   if (status !== "done" || init.projectId === null) return answer;
   const done = { ...answer, project_id: init.projectId, project_url: projectUrl(cfg, init.projectId) };
-  return secret === null ? done : { ...done, ...(await pickupExtras(cfg, init.id, init.accessTokenId !== null)) };
+  return secret === null ? done : { ...done, ...(await pickupExtras(cfg, init.id, init.accessTokenId !== null, origin)) };
 }

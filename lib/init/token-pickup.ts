@@ -1,8 +1,10 @@
 import type { Config } from "../config";
-import { db } from "../db";
+import { tokenCollectedRecord } from "../activity/record-activity";
+import { db, inOneTransaction } from "../db";
 import { ApiError } from "../errors";
 import { consumeRateLimit, giveBack, type TakenUnit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
+import type { RequestOrigin } from "../request-origin";
 import { secretMatchesHash } from "../secrets";
 import { deleteAccessToken, issueProjectAccessToken } from "../tokens/issue-access-token";
 
@@ -37,10 +39,11 @@ export async function returnPickup(unit: TakenUnit): Promise<void> {
 }
 
 /**
- * The extras of a done init for its secret's holder. The token row is made first and then
- * claimed with a conditional update; a request that loses the claim deletes its token unseen.
+ * The extras of a done init for its secret's holder, whose request is `origin`. The
+ * token row is made first and then claimed with a conditional update, which the approver's
+ * activity records; a request that loses the claim deletes its token unseen.
  */
-export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean): Promise<PickupExtras> {
+export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean, origin: RequestOrigin): Promise<PickupExtras> {
   const prisma = await db();
   const init = await prisma.init.findUniqueOrThrow({
     where: { id: initId },
@@ -51,7 +54,10 @@ export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: b
   if (alreadyIssued) return extras;
   const name = init.senderDevice ? `${init.sender} on ${init.senderDevice}` : init.sender;
   const issued = await issueProjectAccessToken(cfg, init.approvedBy.id, init.project.id, name);
-  const claimed = await prisma.init.updateMany({ where: { id: initId, accessTokenId: null }, data: { accessTokenId: issued.id } });
+  const [claimed] = await inOneTransaction(
+    prisma.init.updateMany({ where: { id: initId, accessTokenId: null }, data: { accessTokenId: issued.id } }),
+    tokenCollectedRecord(prisma, initId, issued.id, origin),
+  );
   if (claimed.count !== 1) {
     await deleteAccessToken(issued.id);
     return extras;

@@ -1,5 +1,6 @@
 import type { Config } from "../config";
-import { db, isUniqueViolation } from "../db";
+import { linkCreatedRecord } from "../activity/record-activity";
+import { db, inOneTransaction } from "../db";
 import { ApiError } from "../errors";
 import { countedUnlessRefused } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
@@ -47,15 +48,19 @@ export async function createProjectLink(cfg: Config, token: AuthenticatedToken, 
   // A unit is taken before the work, so concurrent requests never overshoot, and given back if
   // the request is refused after all (it lost the race for this (project, iv) to another token:
   // 409; the key is not ready: 503): only links made or reused count.
+  // The link and its event in the account's activity commit together. A concurrent request
+  // that made the link first wins by the unique (project, iv): this insert then skips, and so
+  // does the event, which names this request's link id.
   const newLink = async (): Promise<string> => {
-    try {
-      const data = { id: randomId(), projectId: project, iv, accessTokenId: token.id, userAgent: origin.userAgent, createdAt: new Date() };
-      return (await prisma.projectLink.create({ data, select: { id: true } })).id;
-    } catch (error) {
-      // A concurrent request made the link first: the unique (project, iv) decides.
-      if (!isUniqueViolation(error)) throw error;
-      return reuse(await prisma.projectLink.findUniqueOrThrow({ where, select }), token);
-    }
+    const id = randomId();
+    const [inserted] = await inOneTransaction(
+      prisma.$executeRaw`
+        INSERT INTO "ProjectLink" ("id", "projectId", "iv", "accessTokenId", "userAgent", "createdAt")
+        VALUES (${id}, ${project}, ${iv}, ${token.id}, ${origin.userAgent}, ${new Date()}) ON CONFLICT DO NOTHING`,
+      linkCreatedRecord(prisma, id, origin.address),
+    );
+    if (inserted === 1) return id;
+    return reuse(await prisma.projectLink.findUniqueOrThrow({ where, select }), token);
   };
   const { key, linkId } = await countedUnlessRefused(limitRules(cfg).linksPerToken, token.id, async () => {
     // Never a link without a key: this waits for a key still being generated.

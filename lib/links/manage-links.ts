@@ -1,4 +1,5 @@
-import { db } from "../db";
+import { linkRevokedRecord } from "../activity/record-activity";
+import { db, inOneTransaction } from "../db";
 import { ApiError } from "../errors";
 import { RANDOM_ID_PATTERN } from "../secrets";
 
@@ -45,12 +46,15 @@ export async function listProjectLinks(ownerId: string, projectId: string): Prom
   return links.map(({ accessToken, ...link }) => ({ ...link, tokenName: accessToken.name, status: linkStatus(link.revokedAt, accessToken, now) }));
 }
 
-/** Revokes one link of the owner's project; its bearer fails from the next request on. */
+/** Revokes one link of the owner's project, in their activity too; its bearer fails from the next request on. */
 export async function revokeProjectLink(ownerId: string, projectId: string, linkId: string): Promise<void> {
   if (!RANDOM_ID_PATTERN.test(projectId) || !RANDOM_ID_PATTERN.test(linkId)) throw new ApiError("not_found", "This project has no link with this id.");
   const prisma = await db();
   const link = await prisma.projectLink.findFirst({ where: { id: linkId, projectId, project: { ownerId } }, select: { revokedAt: true } });
   if (link === null) throw new ApiError("not_found", "This project has no link with this id.");
   if (link.revokedAt !== null) return;
-  await prisma.projectLink.updateMany({ where: { id: linkId, revokedAt: null }, data: { revokedAt: new Date() } });
+  await inOneTransaction(
+    prisma.projectLink.updateMany({ where: { id: linkId, revokedAt: null }, data: { revokedAt: new Date() } }),
+    linkRevokedRecord(prisma, linkId, ownerId),
+  );
 }

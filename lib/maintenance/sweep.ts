@@ -1,3 +1,4 @@
+import { deleteOldActivity, recordExpiries } from "../activity/sweep-activity";
 import type { Config } from "../config";
 import { db } from "../db";
 import { sweepPollClocks } from "../init/poll-interval";
@@ -8,21 +9,25 @@ import { keepProjectAliases } from "../projects/resolve-project";
 
 // Deletes what the service no longer needs, so the database does not grow without bound:
 // inits (with their secrets' hashes and poll clocks) INIT_RETENTION_SECONDS after they expired,
-// expired sessions, link approvals past their expiry (docs/api.md, Compatibility), and rate-limit counters of windows that have ended. Every instance may run
-// it; the deletes are idempotent.
+// expired sessions, link approvals past their expiry (docs/api.md, Compatibility), rate-limit counters
+// of windows that have ended, and activity events ACTIVITY_RETENTION_DAYS old; and records in the
+// activity the inits that expired undecided, before deleting them. Every instance may run it;
+// every step is idempotent.
 
-export type SweepResult = { inits: number; pollClocks: number; sessions: number; linkApprovals: number; rateLimits: number };
+export type SweepResult = { inits: number; pollClocks: number; sessions: number; linkApprovals: number; rateLimits: number; expiries: number; activityEvents: number };
 
 export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult> {
   const prisma = await db();
   const initCutoff = new Date(now - cfg.initRetentionMs);
   // Existing clients keep using an init's id as its project's: that outlives the init.
   await keepProjectAliases(initCutoff);
+  const expiries = await recordExpiries(cfg, now);
   const inits = await prisma.init.deleteMany({ where: { expiresAt: { lt: initCutoff } } });
   const pollClocks = await sweepPollClocks();
   const sessions = await prisma.session.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   const linkApprovals = await sweepLinkApprovals(now);
   let rateLimits = 0;
   for (const rule of Object.values(limitRules(cfg))) rateLimits += await sweepEndedWindows(rule, now);
-  return { inits: inits.count, pollClocks, sessions: sessions.count, linkApprovals, rateLimits };
+  const activityEvents = await deleteOldActivity(cfg, now);
+  return { inits: inits.count, pollClocks, sessions: sessions.count, linkApprovals, rateLimits, expiries, activityEvents };
 }

@@ -133,6 +133,7 @@ const envSchema = z.object({
   PICKUPS_PER_INIT_PER_MINUTE: intFromEnv("PICKUPS_PER_INIT_PER_MINUTE", 30, 1, 1_000_000),
   SWEEP_INTERVAL_SECONDS: intFromEnv("SWEEP_INTERVAL_SECONDS", 300, 1, 86_400),
   INIT_RETENTION_SECONDS: intFromEnv("INIT_RETENTION_SECONDS", 86_400, 0, 31_536_000),
+  ACTIVITY_RETENTION_DAYS: intFromEnv("ACTIVITY_RETENTION_DAYS", 90, 1, 3650),
   DATABASE_POOL_SIZE: intFromEnv("DATABASE_POOL_SIZE", 10, 1, 500),
   DATABASE_LISTEN_URL: listenUrlSchema,
   MASTER_KEY: masterKeySchema,
@@ -179,6 +180,7 @@ export function parseConfig(env) {
     databaseListenUrl: parsed.DATABASE_LISTEN_URL,
     sweepIntervalMs: parsed.SWEEP_INTERVAL_SECONDS * 1000,
     initRetentionMs: parsed.INIT_RETENTION_SECONDS * 1000,
+    activityRetentionMs: parsed.ACTIVITY_RETENTION_DAYS * DAY_MS,
     limits: {
       createInitPerMinute: parsed.CREATE_INIT_PER_MINUTE,
       signInPerAddressPerMinute: parsed.SIGN_IN_PER_ADDRESS_PER_MINUTE,

@@ -1,5 +1,6 @@
 import type { Config } from "../config";
-import { db } from "../db";
+import { accessTokenRecord } from "../activity/record-activity";
+import { db, inOneTransaction } from "../db";
 import { ApiError } from "../errors";
 import { TOKEN_NAME_MAX } from "../field-limits";
 import { findOwnedProject } from "../projects/projects";
@@ -17,20 +18,24 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type IssuedAccessToken = { id: string; token: string; expiresAt: Date | null };
 
-async function storeToken(userId: string, projectId: string | null, name: string, expiresAt: Date | null): Promise<IssuedAccessToken> {
+/** Stores a new token; one the person makes themselves is recorded in their activity with it. */
+async function storeToken(userId: string, projectId: string | null, name: string, expiresAt: Date | null, inActivity: boolean): Promise<IssuedAccessToken> {
   const prisma = await db();
   const token = randomSecret(ACCESS_TOKEN_PREFIX);
   const id = randomId();
-  await prisma.accessToken.create({
+  const created = prisma.accessToken.create({
     data: { id, tokenHash: hashSecret(token), name: name.slice(0, TOKEN_NAME_MAX), userId, projectId, createdAt: new Date(), expiresAt },
   });
+  if (inActivity) await inOneTransaction(created, accessTokenRecord(prisma, id, "access_token_created"));
+  else await created;
   return { id, token, expiresAt };
 }
 
 /** The token a client collects after its init is approved: one project, ACCESS_TOKEN_LIFETIME_DAYS. */
 export async function issueProjectAccessToken(cfg: Config, userId: string, projectId: string, name: string): Promise<IssuedAccessToken & { expiresAt: Date }> {
   const expiresAt = new Date(Date.now() + cfg.accessTokenLifetimeMs);
-  return { ...(await storeToken(userId, projectId, name, expiresAt)), expiresAt };
+  // The activity records what it is for: its collection (lib/init/token-pickup.ts) or its link.
+  return { ...(await storeToken(userId, projectId, name, expiresAt, false)), expiresAt };
 }
 
 /** What the new-token form gets back: the token itself, this once and never again. */
@@ -45,7 +50,7 @@ export async function createAccessToken(userId: string, input: NewToken): Promis
     projectId = project.id;
   }
   const expiresAt = input.lifetime === "never" ? null : new Date(Date.now() + Number(input.lifetime) * DAY_MS);
-  const issued = await storeToken(userId, projectId, input.name, expiresAt);
+  const issued = await storeToken(userId, projectId, input.name, expiresAt, true);
   return { id: issued.id, token: issued.token, name: input.name, expires_at: issued.expiresAt?.getTime() ?? null };
 }
 

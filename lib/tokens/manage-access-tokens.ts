@@ -1,4 +1,5 @@
-import { db } from "../db";
+import { accessTokenRecord } from "../activity/record-activity";
+import { db, inOneTransaction } from "../db";
 import { ApiError } from "../errors";
 import { RANDOM_ID_PATTERN } from "../secrets";
 
@@ -23,12 +24,15 @@ export async function listAccessTokens(userId: string): Promise<AccessTokenSumma
   });
 }
 
-/** Revokes one of the person's tokens at once; revoking a revoked token changes nothing. */
+/** Revokes one of the person's tokens at once, in their activity too; revoking a revoked token changes nothing. */
 export async function revokeAccessToken(userId: string, id: string): Promise<void> {
   if (!RANDOM_ID_PATTERN.test(id)) throw new ApiError("not_found", "You have no access token with this id.");
   const prisma = await db();
   const token = await prisma.accessToken.findFirst({ where: { id, userId }, select: { revokedAt: true } });
   if (token === null) throw new ApiError("not_found", "You have no access token with this id.");
   if (token.revokedAt !== null) return;
-  await prisma.accessToken.updateMany({ where: { id, userId, revokedAt: null }, data: { revokedAt: new Date() } });
+  await inOneTransaction(
+    prisma.accessToken.updateMany({ where: { id, userId, revokedAt: null }, data: { revokedAt: new Date() } }),
+    accessTokenRecord(prisma, id, "access_token_revoked"),
+  );
 }

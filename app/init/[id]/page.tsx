@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { recordInitOpened } from "@/lib/activity/record-activity";
 import { currentUser } from "@/lib/auth/current-user";
 import { config } from "@/lib/config";
 import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-limits";
@@ -150,6 +151,8 @@ export default async function InitPage({
   const [user, query] = await Promise.all([currentUser(), searchParams]);
   const error = formErrorMessage(query.error);
   const returnTo = encodeURIComponent(`/init/${init.id}`);
+  // A pending request a signed-in person has seen is in their activity, and so is its expiry.
+  if (user !== null && init.status === "pending") await recordInitOpened(user.id, init.id);
 
   return (
     <>

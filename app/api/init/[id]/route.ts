@@ -7,7 +7,7 @@ import { initIdParamsSchema } from "@/lib/init/schemas";
 // access token) and by the init page; `Prefer: wait=<seconds>` holds it until the status changes
 export const GET = route(
   { auth: "initSecret", params: initIdParamsSchema, wait: true, answer: { status: 200 } },
-  ({ cfg, auth: secret, params, wait, signal }) => readInitStatus(cfg, params.id, secret, { seconds: wait, signal }),
+  ({ cfg, auth: secret, params, origin, wait, signal }) => readInitStatus(cfg, params.id, secret, origin, { seconds: wait, signal }),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);

@@ -1,0 +1,30 @@
+// What an account's activity records (docs/activity.md). The init events copy what the client
+// reported at Create Init and where its request came from; the link and token events name the
+// access token (a collected token is named after the client: "<sender> on <device>").
+
+export const ACTIVITY_KINDS = [
+  "init_opened",
+  "init_approved",
+  "init_denied",
+  "init_expired",
+  "token_collected",
+  "link_created",
+  "link_revoked",
+  "access_token_created",
+  "access_token_revoked",
+] as const;
+
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/** What the activity page says happened. */
+export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
+  init_opened: "You opened a client's request",
+  init_approved: "Request approved",
+  init_denied: "Request denied",
+  init_expired: "Request expired undecided",
+  token_collected: "Client collected its access token",
+  link_created: "Client linked to a project",
+  link_revoked: "Link revoked",
+  access_token_created: "Access token created",
+  access_token_revoked: "Access token revoked",
+};

@@ -1,0 +1,100 @@
+import { db, type Database } from "../db";
+import { Prisma } from "../generated/prisma/client";
+import type { RequestOrigin } from "../request-origin";
+import { randomId } from "../secrets";
+import type { ActivityKind } from "./activity-kinds";
+
+// The statements that write an account's activity (lib/activity/activity-kinds.ts). Each one
+// copies the event from the rows of the change it records, and only if those rows show that
+// change: run in one transaction with the change's own conditional statement
+// (inOneTransaction, lib/db.ts), it writes its event if and only if the change commits. An
+// event exists at most once per (account, kind, subject): a repeated or lost attempt at the
+// same change inserts nothing (ON CONFLICT DO NOTHING, in SQLite and PostgreSQL alike), so none
+// of these statements fails in the normal course.
+
+/** A statement recording an event; it runs when awaited or passed to inOneTransaction. */
+export type ActivityRecord = Prisma.PrismaPromise<number>;
+
+const COLUMNS = Prisma.sql`("id", "userId", "kind", "subjectId", "occurredAt", "projectId", "projectName", "sender", "senderDevice", "senderOs", "senderIp", "observedIp", "observedUserAgent", "tokenName", "iv", "decidedBy")`;
+
+// Typed, so that a kind written here is one the page knows.
+const kind = (value: ActivityKind): string => value;
+
+/** The init's approval by `userId`, as the approving update left the row. */
+export function initApprovedRecord(prisma: Database, initId: string, userId: string): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ${COLUMNS}
+    SELECT ${randomId()}, u."id", ${kind("init_approved")}, i."id", i."decidedAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, u."email"
+    FROM "Init" i JOIN "User" u ON u."id" = i."approvedById" LEFT JOIN "Project" p ON p."id" = i."projectId"
+    WHERE i."id" = ${initId} AND i."status" = 'done' AND i."approvedById" = ${userId}
+    ON CONFLICT DO NOTHING`;
+}
+
+/** The init's denial by `userId`. */
+export function initDeniedRecord(prisma: Database, initId: string, userId: string): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ${COLUMNS}
+    SELECT ${randomId()}, u."id", ${kind("init_denied")}, i."id", i."decidedAt", NULL, NULL, i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, u."email"
+    FROM "Init" i JOIN "User" u ON u."id" = i."deniedById"
+    WHERE i."id" = ${initId} AND i."status" = 'denied' AND i."deniedById" = ${userId}
+    ON CONFLICT DO NOTHING`;
+}
+
+/** The access token of an approved init, collected by the client holding its secret (`origin`: that request's), for the approver. */
+export function tokenCollectedRecord(prisma: Database, initId: string, tokenId: string, origin: RequestOrigin): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ${COLUMNS}
+    SELECT ${randomId()}, t."userId", ${kind("token_collected")}, i."id", t."createdAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", ${origin.address}, ${origin.userAgent}, t."name", NULL, NULL
+    FROM "Init" i JOIN "AccessToken" t ON t."id" = i."accessTokenId" LEFT JOIN "Project" p ON p."id" = i."projectId"
+    WHERE i."id" = ${initId} AND t."id" = ${tokenId}
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * A new link (`address`: where its request came from). The client's report at Create Init is
+ * copied from the init whose pickup issued the link's token, while that init is kept.
+ */
+export function linkCreatedRecord(prisma: Database, linkId: string, address: string | null): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ${COLUMNS}
+    SELECT ${randomId()}, t."userId", ${kind("link_created")}, l."id", l."createdAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", ${address}, l."userAgent", t."name", l."iv", NULL
+    FROM "ProjectLink" l JOIN "AccessToken" t ON t."id" = l."accessTokenId" JOIN "Project" p ON p."id" = l."projectId" LEFT JOIN "Init" i ON i."accessTokenId" = t."id"
+    WHERE l."id" = ${linkId}
+    ON CONFLICT DO NOTHING`;
+}
+
+/** A link revoked by its project's owner `userId`. */
+export function linkRevokedRecord(prisma: Database, linkId: string, userId: string): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ${COLUMNS}
+    SELECT ${randomId()}, u."id", ${kind("link_revoked")}, l."id", l."revokedAt", p."id", p."name", NULL, NULL, NULL, NULL, NULL, l."userAgent", t."name", l."iv", u."email"
+    FROM "ProjectLink" l JOIN "AccessToken" t ON t."id" = l."accessTokenId" JOIN "Project" p ON p."id" = l."projectId" JOIN "User" u ON u."id" = p."ownerId"
+    WHERE l."id" = ${linkId} AND l."revokedAt" IS NOT NULL AND p."ownerId" = ${userId}
+    ON CONFLICT DO NOTHING`;
+}
+
+/** An access token its owner made on the settings page, or revoked: the event is dated by the token's own column. */
+export function accessTokenRecord(prisma: Database, tokenId: string, event: "access_token_created" | "access_token_revoked"): ActivityRecord {
+  const at = event === "access_token_created" ? Prisma.sql`t."createdAt"` : Prisma.sql`t."revokedAt"`;
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ${COLUMNS}
+    SELECT ${randomId()}, u."id", ${kind(event)}, t."id", ${at}, p."id", p."name", NULL, NULL, NULL, NULL, NULL, NULL, t."name", NULL, u."email"
+    FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId" LEFT JOIN "Project" p ON p."id" = t."projectId"
+    WHERE t."id" = ${tokenId} AND ${at} IS NOT NULL
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * A signed-in person opened the page of a pending init: the init is then in their activity,
+ * and so is its expiry if no one decides it (lib/activity/sweep-activity.ts). A view changes
+ * nothing else, so this stands alone; once per (account, init).
+ */
+export async function recordInitOpened(userId: string, initId: string): Promise<void> {
+  const prisma = await db();
+  await prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ${COLUMNS}
+    SELECT ${randomId()}, u."id", ${kind("init_opened")}, i."id", ${new Date()}, NULL, NULL, i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, NULL
+    FROM "Init" i JOIN "User" u ON u."id" = ${userId}
+    WHERE i."id" = ${initId} AND i."status" = 'pending'
+    ON CONFLICT DO NOTHING`;
+}
