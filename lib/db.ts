@@ -84,10 +84,9 @@ export function db(): Promise<Database> {
 
 /**
  * Runs a change and the statement that records it (lib/activity/) in one transaction: both
- * commit or neither. Only for statements that do not fail in the normal course (conditional
- * updates, inserts that skip conflicts): on SQLite other requests' statements that run
- * meanwhile share the adapter's one connection, so they are in the transaction too and would be
- * undone if it rolled back.
+ * commit or neither. On SQLite it shares the adapter's one connection with other requests;
+ * their statements do not run inside it (tests/api/transactions.test.ts). Keep to statements
+ * that do not fail in the normal course (conditional updates, inserts that skip conflicts).
  */
 export async function inOneTransaction<A, B>(change: Prisma.PrismaPromise<A>, record: Prisma.PrismaPromise<B>): Promise<[A, B]> {
   return (await client()).$transaction([change, record]);
