@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { pageSession } from "@/lib/auth/current-user";
 import { formErrorMessage } from "@/lib/http/messages";
 import { ErrorAlert } from "./form-parts";
+import { SignInLinks } from "./sign-in-links";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -19,25 +20,35 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body>
         <header className="site">
           <Link href="/" className="brand">
+            {/* The favicon (app/icon.svg), decorative next to the name. */}
+            <img src="/icon.svg" alt="" width={20} height={20} />
             initlink
           </Link>
           <nav aria-label="Account">
             {user ? (
               <>
                 <Link href="/projects">Projects</Link>
-                <Link href="/settings/tokens">Access tokens</Link>
-                <span className="muted">{user.email}</span>
+                <Link href="/settings/tokens">Tokens</Link>
+                {/* Narrow screens keep the header to one row: the email shows from 48rem up. */}
+                <span className="muted wide-only">{user.email}</span>
                 <form method="post" action="/auth/signout">
-                  <button type="submit" className="link">
+                  <button type="submit" className="link" title={`Signed in as ${user.email}`}>
                     Sign out
                   </button>
                 </form>
               </>
             ) : (
-              <>
-                <Link href="/signin">Sign in</Link>
-                <Link href="/signup">Sign up</Link>
-              </>
+              // The search params are read in the browser: the fallback is for the server's render.
+              <Suspense
+                fallback={
+                  <>
+                    <Link href="/signin">Sign in</Link>
+                    <Link href="/signup">Sign up</Link>
+                  </>
+                }
+              >
+                <SignInLinks />
+              </Suspense>
             )}
           </nav>
         </header>
