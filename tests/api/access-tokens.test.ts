@@ -98,7 +98,7 @@ describe("revoking", () => {
     expect((await getProject(client.projectId, { authorization: link.bearer })).status).toBe(401);
     // Revoking again changes nothing and is not an error.
     const again = await revokeLinkForm(client.session, client.projectId, link.link_id);
-    expect(again.headers.get("location")).toBe(`https://initlink.test/projects/${client.projectId}`);
+    expect(again.headers.get("location")).toBe(`https://initlink.test/projects/${client.projectId}?revoked=${link.link_id}`);
   });
 });
 

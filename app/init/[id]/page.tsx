@@ -171,15 +171,19 @@ export default async function InitPage({
       <h1>{HEADINGS[init.status]}</h1>
       <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} />
       <ErrorAlert message={error} />
-      <WhoIsAsking init={init} />
+      {/* Decided or expired: what happened comes first, then who had asked. */}
       {init.status !== "pending" ? (
-        <Outcome init={init} viewerId={user?.id ?? null} />
+        <>
+          <Outcome init={init} viewerId={user?.id ?? null} />
+          <WhoIsAsking init={init} />
+        </>
       ) : (
         <>
+          <WhoIsAsking init={init} />
           {user === null ? (
             <section className="card stack">
-              <p className="warning">{WARNING}</p>
               <h2>Sign in to continue</h2>
+              <p className="warning">{WARNING}</p>
               <p>
                 <Link href={`/signin?returnTo=${returnTo}`}>Sign in</Link> or <Link href={`/signup?returnTo=${returnTo}`}>create an account</Link> to
                 approve or deny. You will come back to this page.
