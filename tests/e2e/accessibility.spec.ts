@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { MAIN_URL, SHORT_URL } from "../../playwright.config";
-import { approvedIntoNewProject, createInit, createLink, pickUpToken, sessionCookieName, signUp, type CreatedInit, type Person } from "../helpers/journey.mjs";
+import { COMPAT_URL, MAIN_URL, SHORT_URL } from "../../playwright.config";
+import { approvedIntoNewProject, createInit, createLink, pickUpToken, randomIv, sessionCookieName, signUp, type CreatedInit, type Person } from "../helpers/journey.mjs";
 import { newEmail, over, PASSWORD } from "./flow";
 
 // Issue 16, item 4: every page, in each state that matters, passes axe with no violation in the
@@ -209,6 +209,24 @@ test("access tokens, with a new token shown", async ({ browser, request }) => {
       await page.getByLabel("Token name").fill("ci runner");
       await page.getByRole("button", { name: "Create token" }).click();
       await expect(page.getByLabel("New access token")).toHaveValue(/^ilat_/);
+    },
+  });
+});
+
+test("the link approval page of an existing client (LEGACY_LINK_APPROVAL), waiting", async ({ browser, request }) => {
+  const send = over(request, COMPAT_URL);
+  const owner = await person(send, COMPAT_URL);
+  const init = await initOn(send);
+  expect(await approvedIntoNewProject(send, COMPAT_URL, owner.cookie, init.id, "Existing vault")).toBe(true);
+  const iv = randomIv();
+  // The existing client's link request, with no Authorization: it waits for the person.
+  expect((await send("POST", `/api/projects/${init.id}/link/${iv}`, undefined, { "user-agent": "envsync-cli/1.4.2" })).status).toBe(202);
+  const metadata = Buffer.from(JSON.stringify({ sender_device: "build-box", sender_ip: "Unknown" })).toString("base64");
+  await auditEverywhere(browser, `${COMPAT_URL}/projects/${init.id}/link/${iv}?metadata=${encodeURIComponent(metadata)}`, {
+    person: owner,
+    shot: "link-approval",
+    prepare: async (page) => {
+      await expect(page.getByRole("region", { name: "Project" })).toContainText("SHA256:", { timeout: 30_000 });
     },
   });
 });
