@@ -39,7 +39,7 @@ function WhoIsAsking({ init }: { init: InitView }) {
   const notReported = <span className="muted">not reported</span>;
   return (
     <section className="card" aria-labelledby="who-asks">
-      <h2 id="who-asks">Who is asking</h2>
+      <h2 id="who-asks">{init.status === "pending" ? "Who is asking" : "Who asked"}</h2>
       <dl className="facts">
         <dt>Application</dt>
         <dd>{init.sender}</dd>
