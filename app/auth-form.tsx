@@ -1,4 +1,6 @@
+import { cookies } from "next/headers";
 import Link from "next/link";
+import { FORM_FLASH_COOKIE, readFormFlash, type AuthField, type FormFlash } from "@/lib/auth/form-flash";
 import { safeReturnTo } from "@/lib/auth/return-to";
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-limits";
 import { formErrorMessage } from "@/lib/http/messages";
@@ -8,27 +10,71 @@ export type SearchParams = Promise<Record<string, string | string[] | undefined>
 
 export const AUTH_TITLES = { signin: "Sign in", signup: "Create an account" } as const;
 
-/** The sign-in or sign-up page, with the error and return target its query carries. */
-export async function AuthPage({ mode, searchParams }: { mode: "signin" | "signup"; searchParams: SearchParams }) {
+type Mode = keyof typeof AUTH_TITLES;
+
+/** What a field refused by the form's schema needs, said next to it. */
+const FIELD_PROBLEMS: Record<AuthField, string> = {
+  email: `Email: enter an email address (at most ${EMAIL_MAX} characters).`,
+  password: `Password: use ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`,
+};
+
+/** The message shown next to the field at fault, or above the form when no one field is. */
+function errorPlacement(code: string | string[] | undefined, flash: FormFlash | null): { field: AuthField | null; message: string | null } {
+  const message = formErrorMessage(code);
+  if (message === null) return { field: null, message: null };
+  const field = flash?.field ?? null;
+  if (field === null) return { field: null, message };
+  return { field, message: code === "invalid_request" ? FIELD_PROBLEMS[field] : message };
+}
+
+/** The sign-in or sign-up page, with the error, the kept email and the return target its request carries. */
+export async function AuthPage({ mode, searchParams }: { mode: Mode; searchParams: SearchParams }) {
   const query = await searchParams;
+  // The kept email only comes back with the refusal that kept it, never on a fresh visit.
+  const flash = query.error === undefined ? null : readFormFlash((await cookies()).get(FORM_FLASH_COOKIE)?.value);
   return (
     <>
       <h1>{AUTH_TITLES[mode]}</h1>
-      <AuthForm mode={mode} returnTo={safeReturnTo(query.returnTo)} error={formErrorMessage(query.error)} />
+      <AuthForm mode={mode} returnTo={safeReturnTo(query.returnTo)} email={flash?.email ?? ""} error={errorPlacement(query.error, flash)} />
     </>
   );
 }
 
+/** A field's error message, tied to its input by id. */
+function FieldError({ id, message }: { id: string; message: string }) {
+  return (
+    <span id={id} role="alert" className="error">
+      {message}
+    </span>
+  );
+}
+
 /** The sign-in and sign-up form: a plain POST, no JavaScript needed. */
-function AuthForm({ mode, returnTo, error }: { mode: "signin" | "signup"; returnTo: string; error: string | null }) {
+function AuthForm({ mode, returnTo, email, error }: { mode: Mode; returnTo: string; email: string; error: { field: AuthField | null; message: string | null } }) {
   const query = returnTo === "/" ? "" : `?returnTo=${encodeURIComponent(returnTo)}`;
   const other = mode === "signin" ? { href: `/signup${query}`, label: "Create an account" } : { href: `/signin${query}`, label: "Sign in instead" };
+  const problem = (field: AuthField) => (error.field === field && error.message !== null ? error.message : null);
+  const emailProblem = problem("email");
+  const passwordProblem = problem("password");
+  const hintId = `${mode}-password-hint`;
+  const passwordDescription = [passwordProblem ? "password-error" : null, mode === "signup" ? hintId : null].filter((id) => id !== null).join(" ");
   return (
     <form method="post" action={`/auth/${mode}${query}`} className="card stack">
-      <ErrorAlert message={error} />
+      {error.field === null ? <ErrorAlert message={error.message} /> : null}
       <label>
         Email
-        <input name="email" type="email" autoComplete="email" required maxLength={EMAIL_MAX} />
+        <input
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={EMAIL_MAX}
+          defaultValue={email}
+          aria-invalid={emailProblem ? true : undefined}
+          aria-describedby={emailProblem ? "email-error" : undefined}
+          autoFocus={emailProblem !== null}
+        />
+        {emailProblem ? <FieldError id="email-error" message={emailProblem} /> : null}
       </label>
       <label>
         Password
@@ -39,8 +85,17 @@ function AuthForm({ mode, returnTo, error }: { mode: "signin" | "signup"; return
           required
           minLength={mode === "signup" ? PASSWORD_MIN : undefined}
           maxLength={PASSWORD_MAX}
+          aria-invalid={passwordProblem ? true : undefined}
+          aria-describedby={passwordDescription || undefined}
+          // With the email kept, the password is what is left to type again.
+          autoFocus={email !== "" && emailProblem === null}
         />
-        {mode === "signup" ? <span className="hint">At least {PASSWORD_MIN} characters.</span> : null}
+        {passwordProblem ? <FieldError id="password-error" message={passwordProblem} /> : null}
+        {mode === "signup" ? (
+          <span className="hint" id={hintId}>
+            At least {PASSWORD_MIN} characters.
+          </span>
+        ) : null}
       </label>
       <button type="submit">{mode === "signin" ? "Sign in" : "Create account"}</button>
       <p className="muted">

@@ -10,13 +10,33 @@ export function ErrorAlert({ message }: { message: string | null }) {
   );
 }
 
-/** A Revoke button posting to `action`; `describedBy` names what it revokes, for screen readers. */
-export function RevokeButton({ action, describedBy }: { action: string; describedBy: string }) {
+/** Says that something was done (after a redirect back to the page): announced, not alarming. */
+export function DoneNotice({ message }: { message: string | null }) {
+  if (message === null) return null;
   return (
-    <form method="post" action={action}>
-      <button type="submit" className="danger" aria-describedby={describedBy}>
-        Revoke
-      </button>
-    </form>
+    <p role="status" className="done">
+      {message}
+    </p>
+  );
+}
+
+/**
+ * Revoke in two steps: "Revoke…" opens a confirmation that says what stops working, and only
+ * its button posts to `action`. A <details>, so it needs no JavaScript and no inline script;
+ * `describedBy` names what it revokes, for screen readers.
+ */
+export function RevokeControl({ action, describedBy, what, consequence }: { action: string; describedBy: string; what: string; consequence: string }) {
+  return (
+    <details className="confirm">
+      <summary aria-describedby={describedBy}>Revoke…</summary>
+      <form method="post" action={action} className="stack">
+        <p>
+          Revoke {what}? {consequence} This cannot be undone.
+        </p>
+        <button type="submit" className="danger">
+          Yes, revoke
+        </button>
+      </form>
+    </details>
   );
 }

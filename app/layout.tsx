@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import type { ReactNode } from "react";
+import { Suspense, type ReactNode } from "react";
 import { pageSession } from "@/lib/auth/current-user";
 import { formErrorMessage } from "@/lib/http/messages";
 import { ErrorAlert } from "./form-parts";
+import { SignInLinks } from "./sign-in-links";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -18,27 +19,37 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <header className="site">
-          <Link href="/" className="brand">
-            initlink
+          <Link href="/" className="brand" aria-label="initlink">
+            {/* The favicon (app/icon.svg), decorative next to the name; a phone shows the icon alone, so the nav keeps one row. */}
+            <img src="/icon.svg" alt="" width={20} height={20} />
+            <span className="brand-name">initlink</span>
           </Link>
           <nav aria-label="Account">
             {user ? (
               <>
                 <Link href="/projects">Projects</Link>
-                <Link href="/settings/tokens">Access tokens</Link>
+                <Link href="/settings/tokens">Tokens</Link>
                 <Link href="/activity">Activity</Link>
-                <span className="muted">{user.email}</span>
+                {/* Narrow screens keep the header to one row: the email shows from 48rem up. */}
+                <span className="muted wide-only">{user.email}</span>
                 <form method="post" action="/auth/signout">
-                  <button type="submit" className="link">
+                  <button type="submit" className="link" title={`Signed in as ${user.email}`}>
                     Sign out
                   </button>
                 </form>
               </>
             ) : (
-              <>
-                <Link href="/signin">Sign in</Link>
-                <Link href="/signup">Sign up</Link>
-              </>
+              // The search params are read in the browser: the fallback is for the server's render.
+              <Suspense
+                fallback={
+                  <>
+                    <Link href="/signin">Sign in</Link>
+                    <Link href="/signup">Sign up</Link>
+                  </>
+                }
+              >
+                <SignInLinks />
+              </Suspense>
             )}
           </nav>
         </header>

@@ -5,6 +5,8 @@ import type { ReactNode } from "react";
 import { ACTIVITY_LABELS } from "@/lib/activity/activity-kinds";
 import { listActivity, type ActivityEntry } from "@/lib/activity/list-activity";
 import { currentUser } from "@/lib/auth/current-user";
+import { clientSoftware } from "@/lib/links/client-software";
+import { LocalTime } from "../local-time";
 
 export const metadata: Metadata = { title: "Activity" };
 
@@ -25,7 +27,7 @@ function Entry({ entry }: { entry: ActivityEntry }) {
       <p className="entry-title">{ACTIVITY_LABELS[entry.kind]}</p>
       <dl className="facts">
         <Fact term="When">
-          <time dateTime={entry.occurredAt.toISOString()}>{entry.occurredAt.toUTCString()}</time>
+          <LocalTime value={entry.occurredAt} />
         </Fact>
         <Fact term="Project">{entry.project ? <Link href={`/projects/${entry.project.id}`}>{entry.project.name}</Link> : null}</Fact>
         <Fact term="Application">{entry.sender}</Fact>
@@ -40,7 +42,9 @@ function Entry({ entry }: { entry: ActivityEntry }) {
             </>
           )}
         </Fact>
-        <Fact term="User agent">{entry.observedUserAgent}</Fact>
+        <Fact term="Client software">
+          {entry.observedUserAgent === null ? null : <span title={entry.observedUserAgent}>{clientSoftware(entry.observedUserAgent) ?? entry.observedUserAgent}</span>}
+        </Fact>
         <Fact term="Access token">{entry.tokenName}</Fact>
         <Fact term="Link iv">{entry.iv === null ? null : <code>{entry.iv}</code>}</Fact>
         <Fact term="By">{entry.decidedBy}</Fact>

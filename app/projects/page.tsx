@@ -3,6 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/current-user";
 import { listProjects } from "@/lib/projects/projects";
+import { LocalTime } from "../local-time";
 
 export const metadata: Metadata = { title: "Projects" };
 
@@ -20,7 +21,9 @@ export default async function ProjectsPage() {
           {projects.map((project) => (
             <li key={project.id}>
               <Link href={`/projects/${project.id}`}>{project.name}</Link>{" "}
-              <span className="muted">created {project.createdAt.toUTCString()}</span>
+              <span className="muted">
+                created <LocalTime value={project.createdAt} />
+              </span>
             </li>
           ))}
         </ul>

@@ -47,8 +47,16 @@ type StreamAnswer = { stream: true };
 type TextAnswer = { text: true };
 type Text = { contentType: string; body: string };
 
-/** A form's answer: the operation's Redirect, or on failure `back` (the form's page) with ?error=<code>. */
-type RedirectAnswer<P> = { redirect: true; back: (params: P, query: URLSearchParams) => string };
+/**
+ * A form's answer: the operation's Redirect, or on failure `back` (the form's page) with
+ * ?error=<code> and, if `keep` is given, the cookie it makes of the fields sent (what the page
+ * shows again).
+ */
+type RedirectAnswer<P> = {
+  redirect: true;
+  back: (params: P, query: URLSearchParams) => string;
+  keep?: (cfg: Config, fields: Record<string, string>, error: ApiError) => string;
+};
 
 type Options<A extends Authentication, P, B> = {
   auth: A;
@@ -78,14 +86,17 @@ type OperationInput<A extends Authentication, P, B> = {
 
 type Operation<A extends Authentication, P, B, R> = (input: OperationInput<A, P, B>) => Promise<R>;
 
-async function readBody<B>(request: Request, option: BodyOption<B> | undefined): Promise<B | undefined> {
+/** Reads the body; a form's raw fields go to `received` before they are parsed. */
+async function readBody<B>(request: Request, option: BodyOption<B> | undefined, received: (fields: Record<string, string>) => void): Promise<B | undefined> {
   if (option === undefined) return undefined;
   if (option === "ignored") {
     await discardBody(request);
     return undefined;
   }
   if ("json" in option) return parseInput(option.json, await readJsonBody(request));
-  return parseInput(option.form, await readFormBody(request));
+  const fields = await readFormBody(request);
+  received(fields);
+  return parseInput(option.form, fields);
 }
 
 function logUnexpectedError(request: Request, error: unknown): void {
@@ -126,11 +137,12 @@ export function route<A extends Authentication, R, P, B>(
     const parsed = options.params ? options.params.safeParse(raw) : { success: true as const, data: {} as P };
     const params = parsed.success ? parsed.data : undefined;
     const wait = options.wait ? preferredWait(headers.get("prefer")) : null;
+    let formFields: Record<string, string> | undefined;
     try {
       if (options.sameOrigin) assertSameOrigin(cfg, headers);
       const auth = await authenticate(options.auth, cfg, headers, raw);
       if (!parsed.success) throw invalidRequest(parsed.error);
-      const body = (await readBody(request, options.body)) as B;
+      const body = (await readBody(request, options.body, (fields) => (formFields = fields))) as B;
       const result = await operation({
         cfg,
         auth,
@@ -166,7 +178,8 @@ export function route<A extends Authentication, R, P, B>(
       if (!("redirect" in answer)) return errorResponse(known, "errorEnvelope" in answer ? answer.errorEnvelope : undefined, takesBearer(options.auth));
       const target = new URL(params === undefined ? "/" : answer.back(params, query()), cfg.appUrl);
       target.searchParams.set("error", known.code);
-      return redirectResponse(cfg.appUrl, target.pathname + target.search);
+      const kept = answer.keep && formFields ? answer.keep(cfg, formFields, known) : undefined;
+      return redirectResponse(cfg.appUrl, target.pathname + target.search, kept);
     }
   };
 }

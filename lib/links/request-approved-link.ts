@@ -8,6 +8,7 @@ import { resolveProjectId } from "../projects/resolve-project";
 import type { RequestOrigin } from "../request-origin";
 import { randomId } from "../secrets";
 import { deleteAccessToken, issueProjectAccessToken } from "../tokens/issue-access-token";
+import { clientSoftware } from "./client-software";
 import { createProjectLink, type LinkAnswer } from "./create-project-link";
 import { alreadyLinked, assertLegacyLinkApproval, linkApprovalState, waitingNeedsRefresh } from "./link-approval-lifecycle";
 
@@ -70,7 +71,9 @@ async function claim(cfg: Config, projectId: string, iv: string, approval: { app
   let answer: LinkAnswer;
   let tokenId: string;
   try {
-    const issued = await issueProjectAccessToken(cfg, approverId, projectId, `Link approved in the browser (iv ${iv.slice(0, 8)}…)`);
+    // The token names the link on the project page: by the client's software, as no sender or device was given.
+    const client = clientSoftware(origin.userAgent) ?? "A client";
+    const issued = await issueProjectAccessToken(cfg, approverId, projectId, `${client}, approved in the browser (iv ${iv.slice(0, 8)}…)`);
     tokenId = issued.id;
     try {
       answer = await createProjectLink(cfg, { id: issued.id, userId: approverId, projectId, expiresAt: issued.expiresAt }, projectId, iv, origin);

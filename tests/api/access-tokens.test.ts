@@ -72,7 +72,7 @@ describe("revoking", () => {
 
     const revoked = await revokeTokenForm(client.session, created.id);
     expect(revoked.status).toBe(303);
-    expect(revoked.headers.get("location")).toBe("https://initlink.test/settings/tokens");
+    expect(revoked.headers.get("location")).toBe(`https://initlink.test/settings/tokens?revoked=${created.id}`);
     expect((await prisma.accessToken.findUniqueOrThrow({ where: { id: created.id } })).revokedAt).not.toBeNull();
     expect((await createLink(client.projectId, randomIv(), withToken(created.token))).status).toBe(401);
   });
@@ -94,11 +94,11 @@ describe("revoking", () => {
     expect((await getProject(client.projectId, { authorization: link.bearer })).status).toBe(200);
 
     const revoked = await revokeLinkForm(client.session, client.projectId, link.link_id);
-    expect(revoked.headers.get("location")).toBe(`https://initlink.test/projects/${client.projectId}`);
+    expect(revoked.headers.get("location")).toBe(`https://initlink.test/projects/${client.projectId}?revoked=${link.link_id}`);
     expect((await getProject(client.projectId, { authorization: link.bearer })).status).toBe(401);
     // Revoking again changes nothing and is not an error.
     const again = await revokeLinkForm(client.session, client.projectId, link.link_id);
-    expect(again.headers.get("location")).toBe(`https://initlink.test/projects/${client.projectId}`);
+    expect(again.headers.get("location")).toBe(`https://initlink.test/projects/${client.projectId}?revoked=${link.link_id}`);
   });
 });
 

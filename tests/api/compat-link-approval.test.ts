@@ -210,7 +210,7 @@ describe("a link approved in the browser", () => {
     expect(await prisma.projectLink.count({ where: { projectId: owner.projectId, iv } })).toBe(1);
     expect(await prisma.linkApproval.count({ where: { projectId: owner.projectId, iv } })).toBe(0);
     // The loser's unseen access token is gone; the winner's is the link's.
-    expect(await prisma.accessToken.count({ where: { userId: owner.userId, name: { startsWith: "Link approved in the browser" } } })).toBe(1);
+    expect(await prisma.accessToken.count({ where: { userId: owner.userId, name: { contains: "approved in the browser" } } })).toBe(1);
   });
 
   // Every refusal of the Approve and Deny forms: a 303 back to the page with its code, nothing written.

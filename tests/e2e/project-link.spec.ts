@@ -44,10 +44,17 @@ test("link a client to a project, use its bearer, and revoke it from the project
   await expect(page.getByRole("heading", { name: "Secrets vault" })).toBeVisible();
   await expect(page.getByLabel("Public key")).toContainText(link.public.trim().split("\n")[1]);
   await expect(page.getByText(link.public_fingerprint)).toBeVisible();
+  // The client is named by its sender and device (its access token's name), its software briefly.
   const clients = page.getByRole("region", { name: "Linked clients" });
-  await expect(clients).toContainText("acme-cli/2.0 (e2e)");
+  await expect(clients.getByText("@acme/cli on build box <b>bold</b>", { exact: true })).toBeVisible();
+  await expect(clients).toContainText("acme-cli 2.0");
+  await expect(clients).not.toContainText("(e2e)");
   await page.screenshot({ path: "test-results/screenshots/project-linked.png", fullPage: true });
-  await clients.getByRole("button", { name: "Revoke" }).click();
+  // Revoke asks first, then says it was done.
+  await clients.getByText("Revoke…").click();
+  await expect(clients).toContainText("Its bearer stops working at once.");
+  await clients.getByRole("button", { name: "Yes, revoke" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Revoked the link of “@acme/cli on build box <b>bold</b>”" })).toBeVisible();
   await expect(clients).toContainText("Revoked");
   await page.screenshot({ path: "test-results/screenshots/project-link-revoked.png", fullPage: true });
 
@@ -72,7 +79,7 @@ test("a person makes an access token on the settings page, a client links with i
   const init = await createInit(request);
   await approveAsNewPerson(page, init, "Build cache");
 
-  await page.getByRole("link", { name: "Access tokens" }).click();
+  await page.getByRole("link", { name: "Tokens", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Access tokens" })).toBeVisible();
   await page.getByLabel("Token name").fill("ci runner <script>alert(1)</script>");
   await page.getByLabel("Projects").selectOption({ label: "Build cache" });
@@ -95,7 +102,9 @@ test("a person makes an access token on the settings page, a client links with i
   await expect(page.getByText(token)).toHaveCount(0);
   const entry = page.getByRole("listitem").filter({ hasText: "ci runner" });
   await expect(entry).toContainText("Active");
-  await entry.getByRole("button", { name: "Revoke" }).click();
+  await entry.getByText("Revoke…").click();
+  await entry.getByRole("button", { name: "Yes, revoke" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Revoked the token “ci runner <script>alert(1)</script>”" })).toBeVisible();
   await expect(page.getByRole("listitem").filter({ hasText: "ci runner" })).toContainText("Revoked");
 
   const refused = await request.post(`/api/projects/${init.id}/link/${randomBytes(16).toString("hex")}`, { headers: { authorization: `Bearer ${token}` } });

@@ -99,8 +99,8 @@ export function LiveStatus({ id, initialStatus, intervalMs, expiresAt }: { id: s
 
   return (
     <p role="status" aria-live="polite">
-      Status: <span className={`status status-${status}`}>{LABELS[status]}</span>
-      {status === "pending" && now !== null ? <span className="muted"> · expires in {formatRemaining(expiresAt - now)}</span> : null}
+      <span className={`status status-${status}`}>{LABELS[status]}</span>
+      {status === "pending" && now !== null ? <span className="muted nowrap"> · expires in {formatRemaining(expiresAt - now)}</span> : null}
     </p>
   );
 }

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { recordInitOpened } from "@/lib/activity/record-activity";
 import { currentUser } from "@/lib/auth/current-user";
 import { config } from "@/lib/config";
@@ -8,22 +9,38 @@ import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-limits";
 import { formErrorMessage } from "@/lib/http/messages";
 import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
 import { findInitView, type InitView } from "@/lib/init/init-view";
+import type { InitStatus } from "@/lib/init/init-lifecycle";
 import { listProjects } from "@/lib/projects/projects";
 import { LiveStatus } from "./live-status";
 import { ErrorAlert } from "../../form-parts";
 
-export const metadata: Metadata = { title: "Approve a client", referrer: "no-referrer" };
+/** The page's heading says the request's state; the live status re-renders the page when it changes. */
+const HEADINGS: Record<InitStatus, string> = {
+  pending: "A client asks to be linked",
+  done: "Request approved",
+  denied: "Request denied",
+  expired: "Request expired",
+};
+
+// The title (generateMetadata) and the page both read the init: once per request.
+const initView = cache(findInitView);
+
+/** The tab's title says the request's state too: a person with many tabs finds it. */
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const init = await initView((await params).id);
+  return { title: init === null ? "Not found" : HEADINGS[init.status], referrer: "no-referrer" };
+}
 
 function minutesAgo(ms: number): string {
   const minutes = Math.floor((Date.now() - ms) / 60_000);
-  return minutes < 1 ? "less than a minute ago" : minutes === 1 ? "1 minute ago" : `${minutes} minutes ago`;
+  return minutes < 1 ? "just now" : minutes === 1 ? "1 minute ago" : `${minutes} minutes ago`;
 }
 
 function WhoIsAsking({ init }: { init: InitView }) {
   const notReported = <span className="muted">not reported</span>;
   return (
     <section className="card" aria-labelledby="who-asks">
-      <h2 id="who-asks">Who is asking</h2>
+      <h2 id="who-asks">{init.status === "pending" ? "Who is asking" : "Who asked"}</h2>
       <dl className="facts">
         <dt>Application</dt>
         <dd>{init.sender}</dd>
@@ -47,21 +64,21 @@ function WhoIsAsking({ init }: { init: InitView }) {
   );
 }
 
+const WARNING = "Approve only if you just started this yourself in a terminal. Otherwise, deny it.";
+
 function Decision({ init, projects, codeCheck }: { init: InitView; projects: { id: string; name: string }[]; codeCheck: CodeCheckMode }) {
   return (
     <>
       <form method="post" action={`/init/${init.id}/approve`} className="card stack" aria-labelledby="approve-heading">
         <h2 id="approve-heading">Approve</h2>
+        <p className="warning">{WARNING}</p>
         {codeCheck === "confirm" ? (
           <>
-            <p>
-              Your terminal shows a code. It must be exactly this one:
-              <span className="user-code" aria-label={`Code ${init.userCode.split("").join(" ")}`}>
-                {init.userCode}
+            <label className="check code-check">
+              <input type="checkbox" name="code_confirmed" value="yes" required />
+              <span>
+                The code in my terminal is <span className="user-code">{init.userCode}</span>
               </span>
-            </p>
-            <label className="check">
-              <input type="checkbox" name="code_confirmed" value="yes" required /> The code in my terminal is {init.userCode}
             </label>
           </>
         ) : (
@@ -72,10 +89,11 @@ function Decision({ init, projects, codeCheck }: { init: InitView; projects: { i
         )}
         <fieldset>
           <legend>Link the client to</legend>
-          <label className="check">
-            <input type="radio" name="project" value="new" defaultChecked /> a new project named
-          </label>
-          <div className="indent">
+          {/* The new project's name sits on its choice's row, so Approve stays on a phone's first screen. */}
+          <div className="new-project">
+            <label className="check">
+              <input type="radio" name="project" value="new" defaultChecked /> a new project:
+            </label>
             <input name="name" defaultValue={init.sender.slice(0, PROJECT_NAME_MAX)} maxLength={PROJECT_NAME_MAX} aria-label="New project name" />
           </div>
           {projects.map((project) => (
@@ -107,8 +125,7 @@ function Outcome({ init, viewerId }: { init: InitView; viewerId: string | null }
   if (init.status === "done") {
     const mine = init.project !== null && init.approvedById === viewerId;
     return (
-      <section className="card">
-        <h2>Approved</h2>
+      <section className="card" aria-label="Outcome">
         <p>This request has been approved{decidedBy(init.approvedById, viewerId)}.</p>
         {mine && init.project ? (
           <p>
@@ -121,8 +138,7 @@ function Outcome({ init, viewerId }: { init: InitView; viewerId: string | null }
   }
   if (init.status === "denied") {
     return (
-      <section className="card">
-        <h2>Denied</h2>
+      <section className="card" aria-label="Outcome">
         <p>
           This request was denied{decidedBy(init.deniedById, viewerId)}. The client did not get access. If you meant to approve it, start again in
           your terminal.
@@ -131,8 +147,7 @@ function Outcome({ init, viewerId }: { init: InitView; viewerId: string | null }
     );
   }
   return (
-    <section className="card">
-      <h2>Expired</h2>
+    <section className="card" aria-label="Outcome">
       <p>This request expired before it was approved. Start again in your terminal to get a new link.</p>
     </section>
   );
@@ -146,7 +161,7 @@ export default async function InitPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { id } = await params;
-  const init = await findInitView(id);
+  const init = await initView(id);
   if (init === null) notFound();
   const [user, query] = await Promise.all([currentUser(), searchParams]);
   const error = formErrorMessage(query.error);
@@ -156,18 +171,22 @@ export default async function InitPage({
 
   return (
     <>
-      <h1>A client asks to be linked</h1>
+      <h1>{HEADINGS[init.status]}</h1>
       <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} />
       <ErrorAlert message={error} />
-      <WhoIsAsking init={init} />
+      {/* Decided or expired: what happened comes first, then who had asked. */}
       {init.status !== "pending" ? (
-        <Outcome init={init} viewerId={user?.id ?? null} />
+        <>
+          <Outcome init={init} viewerId={user?.id ?? null} />
+          <WhoIsAsking init={init} />
+        </>
       ) : (
         <>
-          <p className="warning">Approve only if you just started this yourself in a terminal. Otherwise, deny it.</p>
+          <WhoIsAsking init={init} />
           {user === null ? (
-            <section className="card">
+            <section className="card stack">
               <h2>Sign in to continue</h2>
+              <p className="warning">{WARNING}</p>
               <p>
                 <Link href={`/signin?returnTo=${returnTo}`}>Sign in</Link> or <Link href={`/signup?returnTo=${returnTo}`}>create an account</Link> to
                 approve or deny. You will come back to this page.

@@ -3,13 +3,15 @@ import { notFound, redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/current-user";
 import { config } from "@/lib/config";
 import { formErrorMessage } from "@/lib/http/messages";
+import { clientSoftware } from "@/lib/links/client-software";
 import { listProjectLinks, type LinkStatus, type LinkSummary } from "@/lib/links/manage-links";
 import { prepareProjectKey, storedKey, type ProjectPublicKey } from "@/lib/projects/project-keys";
 import { findOwnedProject } from "@/lib/projects/projects";
 import { resolveProjectId } from "@/lib/projects/resolve-project";
 import { CopyButton } from "../../copy-button";
 import { KeyPending } from "./key-pending";
-import { ErrorAlert, RevokeButton } from "../../form-parts";
+import { DoneNotice, ErrorAlert, RevokeControl } from "../../form-parts";
+import { LocalTime } from "../../local-time";
 
 export const metadata: Metadata = { title: "Project" };
 
@@ -23,11 +25,12 @@ const LINK_STATUS_LABELS: Record<LinkStatus, string> = {
 };
 
 function PublicKey({ publicKey }: { publicKey: ProjectPublicKey }) {
-  // Not labelled by its heading: the <pre> alone carries the name "Public key".
+  // Not labelled by its heading: the <pre> alone carries the name "Public key". Its long lines
+  // wrap (app/globals.css), so it never scrolls and needs no keyboard focus.
   return (
     <section className="card">
       <h2>Public key</h2>
-      <pre className="pem" aria-label="Public key" tabIndex={0}>
+      <pre className="pem" aria-label="Public key">
         {publicKey.pem.trim()}
       </pre>
       <CopyButton text={publicKey.pem} label="Copy public key" />
@@ -42,31 +45,44 @@ function PublicKey({ publicKey }: { publicKey: ProjectPublicKey }) {
   );
 }
 
+/**
+ * A linked client is named by its access token: the one an init issues is named after the init's
+ * sender and device ("@acme/cli on build box"), one made on the settings page by its person.
+ * Its software is said briefly from the User-Agent it linked with.
+ */
 function LinkEntry({ projectId, link }: { projectId: string; link: LinkSummary }) {
   const titleId = `link-${link.id}`;
+  const software = clientSoftware(link.userAgent);
   return (
     <li>
       <p className="entry-title" id={titleId}>
-        {link.userAgent ?? <span className="muted">unknown client</span>}
+        {link.tokenName}
       </p>
       <dl className="facts">
-        <dt>Access token</dt>
-        <dd>{link.tokenName}</dd>
+        <dt>Software</dt>
+        <dd>{software ?? <span className="muted">not reported</span>}</dd>
         <dt>iv</dt>
         <dd>
           <code title={link.iv}>{link.iv.slice(0, IV_SHOWN)}…</code>
         </dd>
         <dt>Linked</dt>
-        <dd>{link.createdAt.toUTCString()}</dd>
+        <dd>
+          <LocalTime value={link.createdAt} />
+        </dd>
         <dt>Last used</dt>
-        <dd>{link.lastUsedAt?.toUTCString() ?? "never"}</dd>
+        <dd>{link.lastUsedAt ? <LocalTime value={link.lastUsedAt} /> : "never"}</dd>
         <dt>Status</dt>
         <dd>
           <span className={`status ${link.status === "active" ? "status-active" : "status-revoked"}`}>{LINK_STATUS_LABELS[link.status]}</span>
         </dd>
       </dl>
       {link.revokedAt === null ? (
-        <RevokeButton action={`/projects/${projectId}/links/${link.id}/revoke`} describedBy={titleId} />
+        <RevokeControl
+          action={`/projects/${projectId}/links/${link.id}/revoke`}
+          describedBy={titleId}
+          what={`the link of “${link.tokenName}”`}
+          consequence="Its bearer stops working at once."
+        />
       ) : null}
     </li>
   );
@@ -111,17 +127,21 @@ export default async function ProjectPage({
   // and makes sure the generation is under way here (the approving instance may have stopped).
   if (publicKey === null) prepareProjectKey(config(), project.id);
   const error = formErrorMessage(query.error);
+  const revoked = links.find((link) => link.id === query.revoked && link.revokedAt !== null);
   return (
     <>
       <h1>{project.name}</h1>
       <ErrorAlert message={error} />
+      <DoneNotice message={revoked ? `Revoked the link of “${revoked.tokenName}”. Its bearer no longer works.` : null} />
       <dl className="card facts">
         <dt>Project id</dt>
         <dd>
           <code>{project.id}</code>
         </dd>
         <dt>Created</dt>
-        <dd>{project.createdAt.toUTCString()}</dd>
+        <dd>
+          <LocalTime value={project.createdAt} />
+        </dd>
       </dl>
       {publicKey === null ? <KeyPending /> : <PublicKey publicKey={publicKey} />}
       <LinkedClients projectId={project.id} links={links} />

@@ -6,6 +6,7 @@ import { TOKEN_NAME_MAX } from "@/lib/field-limits";
 import type { NewTokenAnswer } from "@/lib/tokens/issue-access-token";
 import { CopyButton } from "../../copy-button";
 import { ErrorAlert } from "../../form-parts";
+import { LocalTime } from "../../local-time";
 
 export type Choice = { value: string; label: string };
 
@@ -108,7 +109,7 @@ export function NewTokenForm({ scopes, lifetimes, defaultLifetime }: { scopes: C
             />
           </label>
           <CopyButton text={created.token} label="Copy" />
-          <p className="muted">Expires {created.expires_at === null ? "never" : new Date(created.expires_at).toUTCString()}.</p>
+          <p className="muted">Expires {created.expires_at === null ? "never" : <LocalTime value={new Date(created.expires_at)} />}.</p>
         </section>
       ) : null}
     </>

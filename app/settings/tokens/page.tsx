@@ -7,7 +7,8 @@ import { listProjects } from "@/lib/projects/projects";
 import { listAccessTokens, type AccessTokenSummary } from "@/lib/tokens/manage-access-tokens";
 import { TOKEN_LIFETIME_CHOICES } from "@/lib/tokens/schemas";
 import { NewTokenForm, type Choice } from "./new-token-form";
-import { ErrorAlert, RevokeButton } from "../../form-parts";
+import { DoneNotice, ErrorAlert, RevokeControl } from "../../form-parts";
+import { LocalTime } from "../../local-time";
 
 export const metadata: Metadata = { title: "Access tokens" };
 
@@ -36,18 +37,25 @@ function TokenEntry({ token, now }: { token: AccessTokenSummary; now: number }) 
         <dt>Scope</dt>
         <dd>{token.project === null ? "All your projects" : <Link href={`/projects/${token.project.id}`}>{token.project.name}</Link>}</dd>
         <dt>Created</dt>
-        <dd>{token.createdAt.toUTCString()}</dd>
+        <dd>
+          <LocalTime value={token.createdAt} />
+        </dd>
         <dt>Last used</dt>
-        <dd>{token.lastUsedAt?.toUTCString() ?? "never"}</dd>
+        <dd>{token.lastUsedAt ? <LocalTime value={token.lastUsedAt} /> : "never"}</dd>
         <dt>Expires</dt>
-        <dd>{token.expiresAt?.toUTCString() ?? "never"}</dd>
+        <dd>{token.expiresAt ? <LocalTime value={token.expiresAt} /> : "never"}</dd>
         <dt>Status</dt>
         <dd>
           <span className={`status status-${status}`}>{STATUS_LABELS[status]}</span>
         </dd>
       </dl>
       {status === "active" ? (
-        <RevokeButton action={`/settings/tokens/${token.id}/revoke`} describedBy={titleId} />
+        <RevokeControl
+          action={`/settings/tokens/${token.id}/revoke`}
+          describedBy={titleId}
+          what={`the token “${token.name}”`}
+          consequence="Clients using it can no longer link, and the links it made stop working."
+        />
       ) : null}
     </li>
   );
@@ -60,11 +68,13 @@ export default async function AccessTokensPage({ searchParams }: { searchParams:
   const error = formErrorMessage(query.error);
   const scopes: Choice[] = [{ value: "all", label: "All your projects" }, ...projects.map((project) => ({ value: project.id, label: project.name }))];
   const now = Date.now();
+  const revoked = tokens.find((token) => token.id === query.revoked && token.revokedAt !== null);
   return (
     <>
       <h1>Access tokens</h1>
       <p className="muted">A client sends an access token to link itself to your projects through the API. Revoke a token you no longer use.</p>
       <ErrorAlert message={error} />
+      <DoneNotice message={revoked ? `Revoked the token “${revoked.name}”. Clients using it can no longer link.` : null} />
       <h2>Your tokens</h2>
       {tokens.length === 0 ? (
         <p className="muted">No access tokens yet.</p>

@@ -69,9 +69,9 @@ function Decision({ view, action }: { view: LinkApprovalView; action: (decision:
   if (view.state === "linked") return null;
   return (
     <>
-      <p className="warning">Approve only if you just started this yourself in a terminal. Otherwise, deny it.</p>
       <form method="post" action={action("approve")} className="card stack" aria-labelledby="approve-heading">
         <h2 id="approve-heading">Approve</h2>
+        <p className="warning">Approve only if you just started this yourself in a terminal. Otherwise, deny it.</p>
         <p>The client gets a link to {view.project.name}: a bearer for the project and its public key.</p>
         <button type="submit">Approve</button>
       </form>

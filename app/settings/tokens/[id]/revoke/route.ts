@@ -7,6 +7,6 @@ export const POST = route(
   { auth: "session", sameOrigin: true, params: tokenIdParamsSchema, body: { form: emptyFormSchema }, answer: { redirect: true, back: () => "/settings/tokens" } },
   async ({ auth: user, params }) => {
     await revokeAccessToken(user.id, params.id);
-    return { to: "/settings/tokens" };
+    return { to: `/settings/tokens?revoked=${encodeURIComponent(params.id)}` };
   },
 );

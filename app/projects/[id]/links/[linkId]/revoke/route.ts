@@ -13,6 +13,6 @@ export const POST = route(
   },
   async ({ auth: user, params }) => {
     await revokeProjectLink(user.id, params.id, params.linkId);
-    return { to: `/projects/${encodeURIComponent(params.id)}` };
+    return { to: `/projects/${encodeURIComponent(params.id)}?revoked=${encodeURIComponent(params.linkId)}` };
   },
 );

@@ -1,0 +1,243 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { COMPAT_URL, MAIN_URL, SHORT_URL } from "../../playwright.config";
+import { approvedIntoNewProject, createInit, createLink, pickUpToken, randomIv, sessionCookieName, signUp, type CreatedInit, type Person } from "../helpers/journey.mjs";
+import { newEmail, over, PASSWORD } from "./flow";
+
+// Issue 16, item 4: every page, in each state that matters, passes axe with no violation in the
+// light and dark colour schemes, on a desktop and at 390 px; and at 390 px the header is one
+// row, nothing scrolls sideways, and the init page's Approve is on the first screen.
+
+type Mode = { name: string; colorScheme: "light" | "dark"; viewport: { width: number; height: number } };
+
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const MODES: Mode[] = [
+  { name: "light", colorScheme: "light", viewport: DESKTOP },
+  { name: "dark", colorScheme: "dark", viewport: DESKTOP },
+  { name: "phone-light", colorScheme: "light", viewport: PHONE },
+  { name: "phone-dark", colorScheme: "dark", viewport: PHONE },
+];
+
+const isPhone = (mode: Mode) => mode.viewport.width === PHONE.width;
+
+async function contextFor(browser: Browser, mode: Mode, person?: { site: string; session: string }): Promise<BrowserContext> {
+  const context = await browser.newContext({ colorScheme: mode.colorScheme, viewport: mode.viewport });
+  if (person) await context.addCookies([{ name: sessionCookieName(person.site), value: person.session, url: person.site }]);
+  return context;
+}
+
+/** Zero axe violations, listed by rule and element when there are some. */
+async function expectNoViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+}
+
+/** At 390 px: no sideways scrolling, and the header's brand and links on one row. */
+async function expectPhoneLayout(page: Page) {
+  const overflow = await page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
+  expect(overflow).toBeLessThanOrEqual(0);
+  const brand = await page.locator("header.site .brand").boundingBox();
+  expect(brand).not.toBeNull();
+  for (const item of await page.locator("header.site nav > *:visible").all()) {
+    const box = await item.boundingBox();
+    expect(box).not.toBeNull();
+    // Same row: each item's middle lies within the brand's height.
+    const middle = box!.y + box!.height / 2;
+    expect(middle).toBeGreaterThan(brand!.y);
+    expect(middle).toBeLessThan(brand!.y + brand!.height);
+  }
+}
+
+/** Opens `url` in every mode and audits it; `after` checks more in the open page. */
+async function auditEverywhere(browser: Browser, url: string, options: { person?: { site: string; session: string }; prepare?: (page: Page) => Promise<void>; after?: (page: Page, mode: Mode) => Promise<void>; shot: string }) {
+  for (const mode of MODES) {
+    const context = await contextFor(browser, mode, options.person);
+    const page = await context.newPage();
+    await page.goto(url);
+    await options.prepare?.(page);
+    await page.screenshot({ path: `test-results/screenshots/pages/${options.shot}-${mode.name}.png`, fullPage: true });
+    await expectNoViolations(page);
+    if (isPhone(mode)) await expectPhoneLayout(page);
+    await options.after?.(page, mode);
+    await context.close();
+  }
+}
+
+type Signed = Person & { site: string };
+
+async function person(send: ReturnType<typeof over>, site: string): Promise<Signed> {
+  return { ...(await signUp(send, { site, email: newEmail() })), site };
+}
+
+async function initOn(send: ReturnType<typeof over>): Promise<CreatedInit> {
+  return createInit(send, { sender: "@acme/deploy-cli", sender_device: "Ana’s laptop", sender_os: "macOS 15", sender_ip: "192.0.2.10" });
+}
+
+// Each test opens its page four times and runs axe on each: more than the default minute on a busy machine.
+test.describe.configure({ timeout: 180_000 });
+
+test("the home page, signed out", async ({ browser }) => {
+  await auditEverywhere(browser, `${MAIN_URL}/`, { shot: "home" });
+});
+
+test("the home page, signed in", async ({ browser, request }) => {
+  await auditEverywhere(browser, `${MAIN_URL}/`, { person: await person(over(request, MAIN_URL), MAIN_URL), shot: "home-signed-in" });
+});
+
+test("the not-found page", async ({ browser }) => {
+  await auditEverywhere(browser, `${MAIN_URL}/no/such/page`, { shot: "not-found" });
+});
+
+test("sign-in, fresh", async ({ browser }) => {
+  await auditEverywhere(browser, `${MAIN_URL}/signin`, { shot: "signin" });
+});
+
+test("sign-in with an error", async ({ browser, request }) => {
+  const existing = await person(over(request, MAIN_URL), MAIN_URL);
+  await auditEverywhere(browser, `${MAIN_URL}/signin`, {
+    shot: "signin-error",
+    prepare: async (page) => {
+      await page.getByLabel("Email").fill(existing.email);
+      await page.getByLabel("Password").fill("not the password");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "email or password" })).toBeVisible();
+    },
+  });
+});
+
+test("sign-up with an error", async ({ browser, request }) => {
+  const existing = await person(over(request, MAIN_URL), MAIN_URL);
+  await auditEverywhere(browser, `${MAIN_URL}/signup`, {
+    shot: "signup-error",
+    prepare: async (page) => {
+      await page.getByLabel("Email").fill(existing.email);
+      await page.getByLabel("Password").fill(PASSWORD);
+      await page.getByRole("button", { name: "Create account" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "already exists" })).toBeVisible();
+    },
+  });
+});
+
+test("the init page, pending, signed out", async ({ browser, request }) => {
+  const pending = await initOn(over(request, MAIN_URL));
+  await auditEverywhere(browser, pending.redirect_url, { shot: "init-pending-signed-out" });
+});
+
+test("the init page, pending, signed in: Approve on a phone's first screen", async ({ browser, request }) => {
+  const send = over(request, MAIN_URL);
+  const approver = await person(send, MAIN_URL);
+  const pending = await initOn(send);
+  await auditEverywhere(browser, pending.redirect_url, {
+    person: approver,
+    shot: "init-pending",
+    after: async (page, mode) => {
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("A client asks to be linked");
+      if (!isPhone(mode)) return;
+      // Approve is on the first screen: the person never scrolls past the whole request to find it.
+      const approve = await page.getByRole("button", { name: "Approve" }).boundingBox();
+      expect(approve!.y + approve!.height).toBeLessThanOrEqual(PHONE.height);
+    },
+  });
+});
+
+test("the init page, approved", async ({ browser, request }) => {
+  const send = over(request, MAIN_URL);
+  const approver = await person(send, MAIN_URL);
+  const approved = await initOn(send);
+  expect(await approvedIntoNewProject(send, MAIN_URL, approver.cookie, approved.id, "Deploys")).toBe(true);
+  await auditEverywhere(browser, approved.redirect_url, { person: approver, shot: "init-approved" });
+});
+
+test("the init page, denied", async ({ browser, request }) => {
+  const send = over(request, MAIN_URL);
+  const approver = await person(send, MAIN_URL);
+  const denied = await initOn(send);
+  const deny = await send("POST", `/init/${denied.id}/deny`, "", { "content-type": "application/x-www-form-urlencoded", origin: MAIN_URL, cookie: approver.cookie });
+  expect(deny.status).toBe(303);
+  await auditEverywhere(browser, denied.redirect_url, { person: approver, shot: "init-denied" });
+});
+
+test("the init page, expired", async ({ browser, request }) => {
+  const send = over(request, SHORT_URL);
+  const viewer = await person(send, SHORT_URL);
+  const init = await initOn(send);
+  // SHORT_URL's inits live 10 s.
+  await expect.poll(async () => JSON.parse((await send("GET", `/api/init/${init.id}`)).text).status, { timeout: 20_000, intervals: [1000] }).toBe("expired");
+  await auditEverywhere(browser, init.redirect_url, { person: viewer, shot: "init-expired" });
+});
+
+/** A person with a project whose client linked twice (once revoked), and where the revoke led. */
+async function projectWithLinks(send: ReturnType<typeof over>) {
+  const owner = await person(send, MAIN_URL);
+  const init = await initOn(send);
+  expect(await approvedIntoNewProject(send, MAIN_URL, owner.cookie, init.id, "Payments API with a rather long project name")).toBe(true);
+  const { project_id: projectId, access_token: accessToken } = await pickUpToken(send, init);
+  await createLink(send, projectId, accessToken, { headers: { "user-agent": "acme-deploy/3.1.0 (darwin; arm64) node/22.11.0" } });
+  const second = await createLink(send, projectId, accessToken, { headers: { "user-agent": "curl/8.5.0" } });
+  const revoke = await send("POST", `/projects/${projectId}/links/${second.link_id}/revoke`, "", { "content-type": "application/x-www-form-urlencoded", origin: MAIN_URL, cookie: owner.cookie });
+  expect(revoke.status).toBe(303);
+  return { owner, revokedAt: revoke.headers.location };
+}
+
+test("the projects list", async ({ browser, request }) => {
+  const { owner } = await projectWithLinks(over(request, MAIN_URL));
+  await auditEverywhere(browser, `${MAIN_URL}/projects`, { person: owner, shot: "projects" });
+});
+
+test("the activity: an approval, a token pickup, two links and a revocation", async ({ browser, request }) => {
+  const { owner } = await projectWithLinks(over(request, MAIN_URL));
+  await auditEverywhere(browser, `${MAIN_URL}/activity`, {
+    person: owner,
+    shot: "activity",
+    prepare: async (page) => {
+      await expect(page.getByText("Payments API with a rather long project name").first()).toBeVisible();
+    },
+  });
+});
+
+test("a project with its key, links (one just revoked) and a Revoke confirmation open", async ({ browser, request }) => {
+  const { owner, revokedAt } = await projectWithLinks(over(request, MAIN_URL));
+  await auditEverywhere(browser, revokedAt, {
+    person: owner,
+    shot: "project",
+    prepare: async (page) => {
+      await expect(page.getByRole("status").filter({ hasText: "Revoked the link" })).toBeVisible();
+      await page.getByText("Revoke…").click();
+    },
+  });
+});
+
+test("access tokens, with a new token shown", async ({ browser, request }) => {
+  const { owner } = await projectWithLinks(over(request, MAIN_URL));
+  await auditEverywhere(browser, `${MAIN_URL}/settings/tokens`, {
+    person: owner,
+    shot: "tokens",
+    prepare: async (page) => {
+      await page.getByLabel("Token name").fill("ci runner");
+      await page.getByRole("button", { name: "Create token" }).click();
+      await expect(page.getByLabel("New access token")).toHaveValue(/^ilat_/);
+    },
+  });
+});
+
+test("the link approval page of an existing client (LEGACY_LINK_APPROVAL), waiting", async ({ browser, request }) => {
+  const send = over(request, COMPAT_URL);
+  const owner = await person(send, COMPAT_URL);
+  const init = await initOn(send);
+  expect(await approvedIntoNewProject(send, COMPAT_URL, owner.cookie, init.id, "Existing vault")).toBe(true);
+  const iv = randomIv();
+  // The existing client's link request, with no Authorization: it waits for the person.
+  expect((await send("POST", `/api/projects/${init.id}/link/${iv}`, undefined, { "user-agent": "envsync-cli/1.4.2" })).status).toBe(202);
+  const metadata = Buffer.from(JSON.stringify({ sender_device: "build-box", sender_ip: "Unknown" })).toString("base64");
+  await auditEverywhere(browser, `${COMPAT_URL}/projects/${init.id}/link/${iv}?metadata=${encodeURIComponent(metadata)}`, {
+    person: owner,
+    shot: "link-approval",
+    prepare: async (page) => {
+      await expect(page.getByRole("region", { name: "Project" })).toContainText("SHA256:", { timeout: 30_000 });
+    },
+  });
+});
