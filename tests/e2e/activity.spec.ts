@@ -18,7 +18,9 @@ test("a person approves a client, the client links itself, and the activity page
   await expect(entries.first()).toContainText("Client linked to a project");
   const linked = entries.filter({ hasText: "Client linked to a project" });
   await expect(linked).toContainText("Activity vault");
-  await expect(linked).toContainText("acme-cli/2.0 (e2e)");
+  // The client software, read from its User-Agent (the whole header in the title).
+  await expect(linked).toContainText("acme-cli 2.0");
+  await expect(linked.getByTitle("acme-cli/2.0 (e2e)")).toBeVisible();
   await expect(linked).toContainText(link.iv);
   // The device the client reported is text, never markup.
   await expect(linked).toContainText("build box <b>bold</b>");
