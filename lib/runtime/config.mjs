@@ -45,7 +45,9 @@ const appUrlSchema = z
   .string()
   .optional()
   .transform((value, ctx) => {
-    const raw = value?.trim() || "http://localhost:3000";
+    const raw = value?.trim() ?? "";
+    // Unset: this machine on PORT (parseConfig), what a newcomer's browser opens.
+    if (raw === "") return null;
     /** @type {URL} */
     let url;
     try {
@@ -169,7 +171,7 @@ export function parseConfig(env) {
     throw new ConfigError("Invalid configuration:\n  - DATABASE_URL must be a file: URL (SQLite, e.g. file:./data/initlink.db) or a postgresql:// URL");
   }
   return {
-    appUrl: parsed.APP_URL,
+    appUrl: parsed.APP_URL ?? `http://localhost:${parsed.PORT}`,
     databaseUrl,
     port: parsed.PORT,
     initIntervalMs: parsed.INIT_INTERVAL_MS,

@@ -56,6 +56,12 @@ describe("parseConfig", () => {
     expect(threads({ WEB_CONCURRENCY: "1", PROJECT_KEY_THREADS: "3" })).toBe(3);
   });
 
+  // Without APP_URL the links a client is handed must open where the server listens.
+  it("takes APP_URL from PORT when it is not set", () => {
+    expect(parseConfig(withKey({})).appUrl).toBe("http://localhost:3000");
+    expect(parseConfig(withKey({ PORT: "3990" })).appUrl).toBe("http://localhost:3990");
+  });
+
   it("normalises APP_URL to its origin", () => {
     expect(parseConfig(withKey({ APP_URL: "https://Initlink.Example/" })).appUrl).toBe("https://initlink.example");
   });
