@@ -41,9 +41,12 @@ function buildIsStale() {
   return BUILD_INPUTS.some((input) => newestMtime(path.join(root, input)) > builtAt);
 }
 
-/** Which database, for the migrating line: the SQLite file, or PostgreSQL's host and database (never its credentials). @param {string} databaseUrl */
-function describeDatabase(databaseUrl) {
-  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) return `SQLite ${databaseUrl.replace(/^file:/, "")}`;
+/**
+ * Which database, for the migrating line: the SQLite file, or PostgreSQL's host and database (never its credentials).
+ * @param {string} databaseUrl @param {"sqlite" | "postgresql" | null} provider
+ */
+function describeDatabase(databaseUrl, provider) {
+  if (provider !== "postgresql") return `SQLite ${databaseUrl.replace(/^file:/, "")}`;
   const url = new URL(databaseUrl);
   return `PostgreSQL ${url.host}${url.pathname}`;
 }
@@ -51,14 +54,15 @@ function describeDatabase(databaseUrl) {
 /** Applies pending migrations of the provider DATABASE_URL selects. */
 async function migrate() {
   // Imported here: zod exists only once ensureInstalled() has run.
-  const { databaseUrlFromEnv } = await import("../lib/runtime/database-url.mjs");
+  const { databaseProvider, databaseUrlFromEnv } = await import("../lib/runtime/database-url.mjs");
   const databaseUrl = databaseUrlFromEnv(process.env);
-  say("migrating the database", { database: describeDatabase(databaseUrl) });
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) {
+  const provider = databaseProvider(databaseUrl);
+  say("migrating the database", { database: describeDatabase(databaseUrl, provider) });
+  if (provider === "postgresql") {
     // Imported here: `pg` exists only once ensureInstalled() has run.
     const { migratePostgresql } = await import("../lib/runtime/migrate-postgresql.mjs");
     try {
-      const applied = await migratePostgresql(databaseUrl, () => undefined);
+      const applied = await migratePostgresql(databaseUrl);
       if (applied.length > 0) say("applied migrations", { migrations: applied });
     } catch (error) {
       fail(`migrating the database failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -5,10 +5,7 @@
 // type, message and stack, from which anything shaped like one of our secrets is cut.
 import { format } from "node:util";
 import pino from "pino";
-
-// Kept under a global symbol: Next bundles lib/ into several chunks, each with its own copy of
-// this module, and all of them (and server.mjs) must write through one buffer.
-const LOGGER = Symbol.for("initlink.logger");
+import { processWide } from "./process-wide.mjs";
 
 // The secrets the service hands out or reads (docs/api.md, Token formats), URL credentials, and
 // JWTs: an error's message or stack quoting one must not carry it into the log.
@@ -28,7 +25,7 @@ export function redactSecrets(text) {
  * code), secrets cut out. A thrown non-Error is logged as its text.
  * @param {unknown} error
  */
-export function errorFields(error) {
+function errorFields(error) {
   if (!(error instanceof Error)) return { type: typeof error, message: redactSecrets(String(error)) };
   const code = /** @type {{ code?: unknown }} */ (error).code;
   return {
@@ -58,9 +55,8 @@ export function createLogger(destination) {
  * @returns {pino.Logger}
  */
 export function logger() {
-  const store = /** @type {Record<symbol, pino.Logger | undefined>} */ (/** @type {unknown} */ (globalThis));
-  store[LOGGER] ??= createLogger(pino.destination({ sync: false }));
-  return store[LOGGER];
+  // Every bundle of lib/ and server.mjs write through one buffer.
+  return processWide("logger", () => createLogger(pino.destination({ sync: false })));
 }
 
 /**

@@ -8,6 +8,7 @@
 import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
 import client from "prom-client";
+import { processWide } from "./process-wide.mjs";
 
 /** The IPC message type of a worker's request for the whole server's metrics, and of the primary's answer. */
 export const METRICS_MESSAGE = "initlink:metrics";
@@ -68,11 +69,11 @@ function createMetrics() {
       this.set({ state: "queued" }, keys.queued);
     },
   });
-  // A worker answers the primary's collection only once an AggregatorRegistry exists in it.
-  if (cluster.isWorker) new client.AggregatorRegistry();
   /** @type {Map<string, { resolve: (text: string) => void, reject: (error: Error) => void }>} */
   const asked = new Map();
   if (cluster.isWorker) {
+    // A worker answers the primary's collection only once an AggregatorRegistry exists in it.
+    new client.AggregatorRegistry();
     process.on("message", (/** @type {unknown} */ message) => {
       if (!isMetricsAnswer(message)) return;
       const waiting = asked.get(message.id);
@@ -93,17 +94,13 @@ export const isMetricsMessage = (message) =>
 /** @param {unknown} message @returns {message is MetricsMessage} */
 const isMetricsAnswer = (message) => isMetricsMessage(message) && ("text" in message || "error" in message);
 
-const METRICS = Symbol.for("initlink.metrics");
-
 /**
  * The process's metrics, made once: server.mjs and every bundle of the app that imports this
  * module share them (prom-client itself is loaded once: next.config.mjs keeps it external).
  * @returns {ReturnType<typeof createMetrics>}
  */
 function metrics() {
-  const store = /** @type {Record<symbol, ReturnType<typeof createMetrics> | undefined>} */ (/** @type {unknown} */ (globalThis));
-  store[METRICS] ??= createMetrics();
-  return store[METRICS];
+  return processWide("metrics", createMetrics);
 }
 
 /** Makes the process's metrics now: a worker must answer the primary's collection before its first request. */

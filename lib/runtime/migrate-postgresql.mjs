@@ -28,10 +28,9 @@ const CREATE_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations"
 
 /**
  * @param {string} databaseUrl
- * @param {(line: string) => void} [log]
- * @returns {Promise<string[]>} the migrations applied now
+ * @returns {Promise<string[]>} the migrations applied now (the caller says which)
  */
-export async function migratePostgresql(databaseUrl, log = console.log) {
+export async function migratePostgresql(databaseUrl) {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -67,10 +66,8 @@ export async function migratePostgresql(databaseUrl, log = console.log) {
         await client.query("ROLLBACK");
         throw new Error(`migration ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
       }
-      log(`applied migration ${name}`);
       appliedNow.push(name);
     }
-    if (appliedNow.length === 0) log("no pending migrations");
     return appliedNow;
   } finally {
     await client.end();

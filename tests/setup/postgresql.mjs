@@ -60,7 +60,7 @@ export async function freshDatabase(serverUrl, name) {
 /** @param {string} serverUrl @param {string} prefix */
 export async function migrateTemplate(serverUrl, prefix) {
   const template = `${prefix}template`;
-  await migratePostgresql(await freshDatabase(serverUrl, template), () => {});
+  await migratePostgresql(await freshDatabase(serverUrl, template));
   return template;
 }
 
