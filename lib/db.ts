@@ -5,6 +5,7 @@ import { Prisma, PrismaClient } from "./generated/prisma/client";
 import { PrismaClient as PostgresqlPrismaClient } from "./generated/prisma-postgresql/client";
 import { config, type Config } from "./config";
 import { countersFile, databaseProvider, prepareSqliteFiles, sqliteFilePath } from "./database-url";
+import { processWide } from "./process-wide";
 
 // One data model, two providers: DATABASE_URL picks the client generated for SQLite or for
 // PostgreSQL. Both are generated from the same models and have the same model API, so the rest
@@ -12,8 +13,9 @@ import { countersFile, databaseProvider, prepareSqliteFiles, sqliteFilePath } fr
 // below: on SQLite they share the adapter's one connection with other requests.
 export type Database = Omit<PrismaClient, "$transaction">;
 
-// Opened on first use, never at import: `next build` evaluates route modules.
-let ready: Promise<PrismaClient> | undefined;
+// Opened on first use, never at import: `next build` evaluates route modules. Once per process,
+// whichever bundle of lib/ asks (lib/process-wide.ts): one client, one pool.
+const opened = processWide("database", () => ({ ready: undefined as Promise<PrismaClient> | undefined, pool: undefined as pg.Pool | undefined }));
 
 async function openSqlite(cfg: Config): Promise<PrismaClient> {
   const file = sqliteFilePath(cfg.databaseUrl);
@@ -47,16 +49,14 @@ async function attachCounters(client: PrismaClient, file: string): Promise<void>
   );
 }
 
-let pool: pg.Pool | undefined;
-
 /**
  * The process's one PostgreSQL pool, Prisma's and the hot paths' own statements' (lib/direct-sql.ts):
  * instances × workers × (DATABASE_POOL_SIZE + 1 for the change notices' LISTEN) must stay under
  * the server's max_connections (or the pooler's limit).
  */
 export function postgresqlPool(cfg: Config): pg.Pool {
-  pool ??= new pg.Pool({ connectionString: cfg.databaseUrl, max: cfg.databasePoolSize, connectionTimeoutMillis: 5000 });
-  return pool;
+  opened.pool ??= new pg.Pool({ connectionString: cfg.databaseUrl, max: cfg.databasePoolSize, connectionTimeoutMillis: 5000 });
+  return opened.pool;
 }
 
 function openPostgresql(cfg: Config): PrismaClient {
@@ -68,14 +68,15 @@ function openPostgresql(cfg: Config): PrismaClient {
 
 function client(): Promise<PrismaClient> {
   const cfg = config();
-  if (ready === undefined) {
-    ready = databaseProvider(cfg.databaseUrl) === "postgresql" ? Promise.resolve(openPostgresql(cfg)) : openSqlite(cfg);
+  if (opened.ready === undefined) {
+    const ready = databaseProvider(cfg.databaseUrl) === "postgresql" ? Promise.resolve(openPostgresql(cfg)) : openSqlite(cfg);
+    opened.ready = ready;
     // A failed open (the file busy, say) is tried again on the next request, not kept.
     ready.catch(() => {
-      ready = undefined;
+      if (opened.ready === ready) opened.ready = undefined;
     });
   }
-  return ready;
+  return opened.ready;
 }
 
 export function db(): Promise<Database> {
@@ -91,19 +92,6 @@ export function db(): Promise<Database> {
 export async function inOneTransaction<A, B>(change: Prisma.PrismaPromise<A>, record: Prisma.PrismaPromise<B>): Promise<[A, B]> {
   return (await client()).$transaction([change, record]);
 }
-
-/** A table name written into raw SQL as it is: only ever one of our own constants. */
-export const sqlIdentifier = (name: string) => Prisma.raw(name);
-
-/** Values as a comma-separated list of parameters, for `IN (…)` in raw SQL. */
-export const sqlList = (values: readonly string[]) => Prisma.join(values);
-
-/** The tables of counters kept out of the durable-flush path; only raw SQL touches them. */
-export type CounterTable = "InitPollClock" | "RateLimit";
-
-/** A counter table as raw SQL names it: in the attached side file on SQLite, an UNLOGGED table on PostgreSQL. */
-export const counterTable = (name: CounterTable) =>
-  sqlIdentifier(databaseProvider(config().databaseUrl) === "postgresql" ? `"${name}"` : `counters."${name}"`);
 
 /**
  * True for a write rejected by a unique constraint (Prisma's P2002). Both generated clients

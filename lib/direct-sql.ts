@@ -18,12 +18,20 @@ export type SqlValue = string | number | null;
 export type DirectSql = {
   /** The first row the query returns, or undefined. */
   one<Row>(sql: string, params: readonly SqlValue[]): Promise<Row | undefined>;
+  /** Every row the query returns. */
+  all<Row>(sql: string, params: readonly SqlValue[]): Promise<Row[]>;
   /** Runs a write; resolves with the rows it changed. */
   run(sql: string, params: readonly SqlValue[]): Promise<number>;
 };
 
-/** Where the counters live: the side file attached on SQLite, the UNLOGGED tables on PostgreSQL (lib/db.ts). */
-export const countersPrefix = (cfg: Config) => (databaseProvider(cfg.databaseUrl) === "postgresql" ? "" : "counters.");
+/** The tables of counters kept out of the durable-flush path (lib/db.ts makes them); only these statements touch them. */
+export type CounterTable = "InitPollClock" | "RateLimit";
+
+/** A counter table as SQL names it: in the side file attached on SQLite, an UNLOGGED table on PostgreSQL. */
+export const counterTable = (name: CounterTable) => (databaseProvider(config().databaseUrl) === "postgresql" ? `"${name}"` : `counters."${name}"`);
+
+/** `?, ?, …`: one placeholder for each of `values`, for `IN (…)`. */
+export const placeholders = (values: readonly unknown[]) => values.map(() => "?").join(", ");
 
 /** A timestamp column as milliseconds: SQLite holds Prisma's ISO text with its offset, PostgreSQL's text has none and is UTC. */
 export function timestampMs(value: string): number {
@@ -52,6 +60,7 @@ function openSqlite(cfg: Config): DirectSql {
   };
   return {
     one: async <Row>(sql: string, params: readonly SqlValue[]) => prepared(sql).get(...params) as Row | undefined,
+    all: async <Row>(sql: string, params: readonly SqlValue[]) => prepared(sql).all(...params) as Row[],
     run: async (sql, params) => prepared(sql).run(...params).changes,
   };
 }
@@ -73,6 +82,7 @@ function openPostgresql(pool: Pool): DirectSql {
   };
   return {
     one: async <Row>(sql: string, params: readonly SqlValue[]) => (await pool.query(query(sql, params))).rows[0] as Row | undefined,
+    all: async <Row>(sql: string, params: readonly SqlValue[]) => (await pool.query(query(sql, params))).rows as Row[],
     run: async (sql, params) => (await pool.query(query(sql, params))).rowCount ?? 0,
   };
 }

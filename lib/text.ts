@@ -7,6 +7,8 @@ import { z } from "zod";
 // someone else's), the line and paragraph separators (U+2028, U+2029: Zl, Zp), and lone UTF-16
 // surrogates (Cs: JSON allows them as escapes; the database driver cannot store them).
 const UNSAFE_CHARACTERS = /[\p{Cc}\p{Cf}\p{Bidi_Control}\p{Zl}\p{Zp}\p{Cs}]/u;
+/** The same, for replacing every one (replace() starts a global pattern from its beginning each call). */
+const EVERY_UNSAFE_CHARACTER = new RegExp(UNSAFE_CHARACTERS.source, "gu");
 
 /** The one rule for text a client or person sends: a string, trimmed, at most `max` characters, nothing unsafe. */
 export const safeText = (max: number) =>
@@ -24,5 +26,5 @@ export const requiredText = (max: number) => safeText(max).min(1, { error: "is r
  * characters, each unsafe one replaced by U+FFFD, so it displays as what it is.
  */
 export function observedText(value: string | null, max: number): string | null {
-  return value === null ? null : value.slice(0, max).replace(new RegExp(UNSAFE_CHARACTERS.source, "gu"), "\uFFFD");
+  return value === null ? null : value.slice(0, max).replace(EVERY_UNSAFE_CHARACTER, "\uFFFD");
 }

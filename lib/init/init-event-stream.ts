@@ -24,6 +24,9 @@ const FINAL: readonly InitStatus[] = ["done", "denied", "expired"];
 const isStatus = (value: string | null): value is InitStatus => value === "pending" || (value !== null && (FINAL as string[]).includes(value));
 
 const open = new Map<string, number>();
+/** A stream has no secret and never records where it came from. */
+const noOrigin = () => ({ address: null, userAgent: null });
+
 const encoder = new TextEncoder();
 
 function event(id: InitStatus, data: unknown): Uint8Array {
@@ -79,7 +82,7 @@ export async function openInitEventStream(cfg: Config, id: string, lastEventId: 
       const status = effectiveStatus(row.status, row.expiresAt, now);
       if (status !== sent) {
         // No secret, so no pickup: there is no origin to record.
-        controller.enqueue(event(status, await statusAnswer(cfg, row, status, now, null, { address: null, userAgent: null })));
+        controller.enqueue(event(status, await statusAnswer(cfg, row, status, now, null, noOrigin)));
         sent = status;
       }
       if (status !== "pending") return;

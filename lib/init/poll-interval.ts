@@ -1,6 +1,4 @@
-import { config } from "../config";
-import { counterTable, db } from "../db";
-import { countersPrefix, directSql } from "../direct-sql";
+import { counterTable, directSql } from "../direct-sql";
 import { ApiError } from "../errors";
 
 // RFC 8628 §3.5: a client polling faster than the interval is told to slow down. Only accepted
@@ -28,7 +26,7 @@ export const POLL_TOLERANCE = 0.25;
  */
 export async function admitPoll(initId: string, poller: Poller, intervalMs: number, now: number): Promise<void> {
   const sql = await directSql();
-  const table = `${countersPrefix(config())}"InitPollClock"`;
+  const table = counterTable("InitPollClock");
   const onTimeSince = now - Math.floor(intervalMs * (1 - POLL_TOLERANCE));
   const accepted = await sql.run(
     `INSERT INTO ${table} ("initId", "poller", "lastPolledAt") VALUES (?, ?, ?)
@@ -47,7 +45,6 @@ export async function admitPoll(initId: string, poller: Poller, intervalMs: numb
 
 /** Drops the clocks of inits that no longer exist (the sweep deletes the inits). */
 export async function sweepPollClocks(): Promise<number> {
-  const prisma = await db();
-  return prisma.$executeRaw`
-    DELETE FROM ${counterTable("InitPollClock")} WHERE NOT EXISTS (SELECT 1 FROM "Init" WHERE "Init"."id" = "InitPollClock"."initId")`;
+  const sql = await directSql();
+  return sql.run(`DELETE FROM ${counterTable("InitPollClock")} WHERE NOT EXISTS (SELECT 1 FROM "Init" WHERE "Init"."id" = "InitPollClock"."initId")`, []);
 }

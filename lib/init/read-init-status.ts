@@ -44,10 +44,10 @@ export async function readInitRow(id: string): Promise<InitRow | null> {
 /**
  * The status of an init, for any poller. `secret` is what the caller presented as
  * `Authorization: Bearer <secret>`, if anything; it is checked against this init's hash here,
- * in the one read the answer needs; `origin` is where the request came from (a token pickup
- * records it). With `hold`, a pending init's answer waits for a change.
+ * in the one read the answer needs; `origin` tells where the request came from, worked out only
+ * for a token pickup, which records it (polls are the hot path). With `hold`, a pending init's answer waits for a change.
  */
-export async function readInitStatus(cfg: Config, id: string, secret: string | null, origin: RequestOrigin, hold: Hold | null = null): Promise<StatusAnswer> {
+export async function readInitStatus(cfg: Config, id: string, secret: string | null, origin: () => RequestOrigin, hold: Hold | null = null): Promise<StatusAnswer> {
   if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
   if (hold === null || hold.seconds === 0) return pollInitStatus(cfg, id, secret, origin, null);
   // Watched before the first read: a change committed after that read still wakes the wait.
@@ -59,7 +59,7 @@ export async function readInitStatus(cfg: Config, id: string, secret: string | n
   }
 }
 
-async function pollInitStatus(cfg: Config, id: string, secret: string | null, origin: RequestOrigin, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
+async function pollInitStatus(cfg: Config, id: string, secret: string | null, origin: () => RequestOrigin, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
   const init = await readInitRow(id);
   if (init === null) throw initNotFound();
   // The secret is checked first: a refused request records no poll.
@@ -79,7 +79,7 @@ async function pollInitStatus(cfg: Config, id: string, secret: string | null, or
 }
 
 /** The answer once the held init changed, expired, or the wait ended; the row is read again only then. */
-async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, origin: RequestOrigin, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
+async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, origin: () => RequestOrigin, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
   const until = Math.min(Date.now() + held.seconds * 1000, first.expiresAt.getTime());
   let init = first;
   let now = Date.now();
@@ -99,9 +99,9 @@ async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, or
 }
 
 /** The answer for a row read at `now`; the pickup's extras only for the secret's holder. */
-export async function statusAnswer(cfg: Config, init: InitRow, status: InitStatus, now: number, secret: string | null, origin: RequestOrigin): Promise<StatusAnswer> {
+export async function statusAnswer(cfg: Config, init: InitRow, status: InitStatus, now: number, secret: string | null, origin: () => RequestOrigin): Promise<StatusAnswer> {
   const answer: StatusAnswer = { id: init.id, status, timestamp: now, interval: init.intervalMs, expires_at: init.expiresAt.getTime() };
   if (status !== "done" || init.projectId === null) return answer;
   const done = { ...answer, project_id: init.projectId, project_url: projectUrl(cfg, init.projectId) };
-  return secret === null ? done : { ...done, ...(await pickupExtras(cfg, init.id, init.accessTokenId !== null, origin)) };
+  return secret === null ? done : { ...done, ...(await pickupExtras(cfg, init.id, init.accessTokenId !== null, origin())) };
 }

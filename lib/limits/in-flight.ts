@@ -1,4 +1,4 @@
-import { counterTable, db, sqlList } from "../db";
+import { counterTable, directSql, placeholders } from "../direct-sql";
 import { ApiError } from "../errors";
 import type { RateLimit } from "./rate-limit";
 
@@ -16,19 +16,21 @@ export type Lease = { key: string; expiresAt: number };
  * Retry-After is the time until the first lease must end.
  */
 export async function takeSlot(rule: RateLimit, subject: string, holdMs: number): Promise<Lease> {
-  const prisma = await db();
+  const sql = await directSql();
   const now = Date.now();
   const expiresAt = now + holdMs;
   const table = counterTable("RateLimit");
   const keys = Array.from({ length: rule.limit }, (_, slot) => `${rule.name}:${subject}:${slot}`);
   for (const key of keys) {
-    const taken = await prisma.$executeRaw`
-      INSERT INTO ${table} ("key", "window", "count") VALUES (${key}, ${expiresAt}, 1)
-      ON CONFLICT ("key") DO UPDATE SET "window" = excluded."window", "count" = 1
-      WHERE "RateLimit"."window" <= ${now}`;
+    const taken = await sql.run(
+      `INSERT INTO ${table} ("key", "window", "count") VALUES (?, ?, 1)
+       ON CONFLICT ("key") DO UPDATE SET "window" = excluded."window", "count" = 1
+       WHERE "RateLimit"."window" <= ?`,
+      [key, expiresAt, now],
+    );
     if (taken === 1) return { key, expiresAt };
   }
-  const leases = await prisma.$queryRaw<{ window: bigint | number }[]>`SELECT "window" FROM ${table} WHERE "key" IN (${sqlList(keys)})`;
+  const leases = await sql.all<{ window: number | string }>(`SELECT "window" FROM ${table} WHERE "key" IN (${placeholders(keys)})`, keys);
   const firstEnd = Math.min(...leases.map((lease) => Number(lease.window)), expiresAt);
   const retryAfterSeconds = Math.max(1, Math.ceil((firstEnd - now) / 1000));
   throw new ApiError("rate_limited", `Too many attempts at once: at most ${rule.limit} at a time. Try again in ${retryAfterSeconds} s.`, { retryAfterSeconds });
@@ -36,6 +38,6 @@ export async function takeSlot(rule: RateLimit, subject: string, holdMs: number)
 
 /** Ends a lease; a lease that expired and was taken by another request is left alone. */
 export async function releaseSlot(lease: Lease): Promise<void> {
-  const prisma = await db();
-  await prisma.$executeRaw`DELETE FROM ${counterTable("RateLimit")} WHERE "key" = ${lease.key} AND "window" = ${lease.expiresAt}`;
+  const sql = await directSql();
+  await sql.run(`DELETE FROM ${counterTable("RateLimit")} WHERE "key" = ? AND "window" = ?`, [lease.key, lease.expiresAt]);
 }

@@ -1,6 +1,5 @@
 import { isIP } from "node:net";
-import { config } from "../config";
-import { countersPrefix, directSql } from "../direct-sql";
+import { counterTable, directSql } from "../direct-sql";
 import { ApiError } from "../errors";
 
 // Abuse limits: fixed-window counters in the database, so that every instance counts against
@@ -22,12 +21,10 @@ export type TakenUnit = {
 
 type Counter = { window: number; count: number };
 
-const rateLimitTable = () => `${countersPrefix(config())}"RateLimit"`;
-
 /** The counter of `key`, if there is one. */
 async function readCounter(key: string): Promise<Counter | null> {
   const sql = await directSql();
-  const row = await sql.one<{ window: number | string; count: number | string }>(`SELECT "window", "count" FROM ${rateLimitTable()} WHERE "key" = ?`, [key]);
+  const row = await sql.one<{ window: number | string; count: number | string }>(`SELECT "window", "count" FROM ${counterTable("RateLimit")} WHERE "key" = ?`, [key]);
   return row === undefined ? null : { window: Number(row.window), count: Number(row.count) };
 }
 
@@ -41,7 +38,7 @@ async function readCounter(key: string): Promise<Counter | null> {
  */
 async function takeIfRoom(rule: RateLimit, subject: string, window: number): Promise<TakenUnit | null> {
   const sql = await directSql();
-  const table = rateLimitTable();
+  const table = counterTable("RateLimit");
   const key = `${rule.name}:${subject}`;
   for (let attempt = 0; attempt < 3; attempt++) {
     const counted = await sql.one<{ window: number | string }>(
@@ -96,7 +93,7 @@ export async function consumeRateLimit(rule: RateLimit, subject: string): Promis
  */
 export async function giveBack(unit: TakenUnit): Promise<void> {
   const sql = await directSql();
-  const table = rateLimitTable();
+  const table = counterTable("RateLimit");
   if (unit.replaced !== null) {
     const restored = await sql.run(`UPDATE ${table} SET "window" = ?, "count" = ? WHERE "key" = ? AND "window" = ? AND "count" = 1`, [
       unit.replaced.window,
@@ -142,7 +139,7 @@ export async function countedEvents(rule: RateLimit, subject: string): Promise<n
 export async function sweepEndedWindows(rule: RateLimit, now: number): Promise<number> {
   const sql = await directSql();
   // Rule names are our own constants, free of LIKE's wildcards.
-  return sql.run(`DELETE FROM ${rateLimitTable()} WHERE "key" LIKE ? AND "window" < ?`, [`${rule.name}:%`, Math.floor(now / rule.windowMs)]);
+  return sql.run(`DELETE FROM ${counterTable("RateLimit")} WHERE "key" LIKE ? AND "window" < ?`, [`${rule.name}:%`, Math.floor(now / rule.windowMs)]);
 }
 
 /** The subject of a per-address limit: IPv4 addresses one by one, IPv6 by /64 (one host's usual share). */

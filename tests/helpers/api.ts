@@ -1,4 +1,5 @@
-import { counterTable, db } from "@/lib/db";
+import { db } from "@/lib/db";
+import { counterTable, directSql } from "@/lib/direct-sql";
 import { dispatch, inProcess } from "./in-process";
 import { createInit as createInitStep } from "./journey.mjs";
 
@@ -22,9 +23,11 @@ export function getInitStatus(id: string, headers: Record<string, string> = {}) 
 
 /** Every poll clock, or those of one init: (initId, poller, lastPolledAt) in key order. */
 export async function pollClocks(initId?: string): Promise<{ initId: string; poller: string; lastPolledAt: number }[]> {
-  const prisma = await db();
-  const rows = await prisma.$queryRaw<{ initId: string; poller: string; lastPolledAt: bigint | number }[]>`
-    SELECT "initId", "poller", "lastPolledAt" FROM ${counterTable("InitPollClock")} ORDER BY "initId", "poller"`;
+  const sql = await directSql();
+  const rows = await sql.all<{ initId: string; poller: string; lastPolledAt: number | string }>(
+    `SELECT "initId", "poller", "lastPolledAt" FROM ${counterTable("InitPollClock")} ORDER BY "initId", "poller"`,
+    [],
+  );
   return rows.filter((row) => initId === undefined || row.initId === initId).map((row) => ({ ...row, lastPolledAt: Number(row.lastPolledAt) }));
 }
 
@@ -32,9 +35,8 @@ export type RateLimitCounter = { key: string; window: bigint; count: number };
 
 /** Every rate-limit counter, or those whose key starts with `prefix`, in key order. */
 export async function rateLimitCounters(prefix = ""): Promise<RateLimitCounter[]> {
-  const prisma = await db();
-  const rows = await prisma.$queryRaw<{ key: string; window: bigint | number; count: bigint | number }[]>`
-    SELECT "key", "window", "count" FROM ${counterTable("RateLimit")}`;
+  const sql = await directSql();
+  const rows = await sql.all<{ key: string; window: number | string; count: number | string }>(`SELECT "key", "window", "count" FROM ${counterTable("RateLimit")}`, []);
   return rows
     .filter((row) => row.key.startsWith(prefix))
     .map((row) => ({ key: row.key, window: BigInt(row.window), count: Number(row.count) }))
@@ -46,8 +48,8 @@ export const rateLimitCounter = async (key: string): Promise<RateLimitCounter | 
 
 /** Moves the counter of `key` to another window, as if time had passed. */
 export async function setRateLimitWindow(key: string, window: bigint): Promise<void> {
-  const prisma = await db();
-  await prisma.$executeRaw`UPDATE ${counterTable("RateLimit")} SET "window" = ${window} WHERE "key" = ${key}`;
+  const sql = await directSql();
+  await sql.run(`UPDATE ${counterTable("RateLimit")} SET "window" = ? WHERE "key" = ?`, [Number(window), key]);
 }
 
 /** Everything the database holds, to show that a rejected request wrote nothing. */

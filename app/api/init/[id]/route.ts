@@ -7,7 +7,7 @@ import { initIdParamsSchema } from "@/lib/init/schemas";
 // access token) and by the init page; `Prefer: wait=<seconds>` holds it until the status changes
 export const GET = route(
   { auth: "initSecret", params: initIdParamsSchema, wait: true, answer: { status: 200 } },
-  ({ cfg, auth: secret, params, origin, wait, signal }) => readInitStatus(cfg, params.id, secret, origin, { seconds: wait, signal }),
+  (input) => readInitStatus(input.cfg, input.params.id, input.auth, () => input.origin, { seconds: input.wait, signal: input.signal }),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
