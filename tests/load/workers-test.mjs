@@ -59,7 +59,8 @@ async function workersOf(primary, count) {
 }
 
 /**
- * Requests from `loops` loops until `until()` says stop; counts answers by status and failed requests.
+ * Requests from `loops` loops until `until()` says stop; counts answers by status and failed
+ * requests, and notes when the last one failed.
  * @param {import("./load-tools.mjs").Send} send @param {number} loops @param {() => boolean} until
  * @param {(send: import("./load-tools.mjs").Send, loop: number) => Promise<number[]>} step the statuses of one step
  */
@@ -67,6 +68,7 @@ async function underLoad(send, loops, until, step) {
   /** @type {Map<number, number>} */
   const statuses = new Map();
   let failed = 0;
+  let lastFailedAt = -Infinity;
   await Promise.all(
     Array.from({ length: loops }, async (_unused, loop) => {
       while (!until()) {
@@ -74,11 +76,12 @@ async function underLoad(send, loops, until, step) {
           for (const status of await step(send, loop)) statuses.set(status, (statuses.get(status) ?? 0) + 1);
         } catch {
           failed += 1;
+          lastFailedAt = performance.now();
         }
       }
     }),
   );
-  return { statuses, failed };
+  return { statuses, failed, lastFailedAt };
 }
 
 const watchdog = setTimeout(() => {
@@ -138,14 +141,20 @@ const replaced = await (async () => {
   }
   return undefined;
 })();
+const replacedAt = performance.now();
 check(replaced !== undefined && !alive(/** @type {number} */ (first)), `a worker killed with SIGKILL (${first}) is replaced (${replaced})`);
 await waitUntilUp(send);
 await sleep(1000);
 polling = false;
 const during = await reads;
 const answered = during.statuses.get(200) ?? 0;
-// Requests in flight on the killed worker's connections are cut off; every other one is answered.
-check(answered > 0 && [...during.statuses.keys()].every((status) => status === 200) && during.failed <= 8, `the service answered all along: ${answered}× 200, ${during.failed} cut off with the killed worker`);
+// Requests on the killed worker's connections are cut off, and so are new connections the primary
+// hands it before it learns of the death (how many depends on the machine's load); once the
+// replacement runs, every request is answered.
+check(
+  answered > 0 && [...during.statuses.keys()].every((status) => status === 200) && during.lastFailedAt < replacedAt,
+  `the service answered all along: ${answered}× 200; ${during.failed} cut off with the killed worker, none after its replacement`,
+);
 const after = await Promise.all(Array.from({ length: 50 }, () => send("GET", "/api/live")));
 check(after.every((answer) => answer.status === 200), "50 requests after the replacement: all 200");
 
