@@ -7,7 +7,7 @@ import { ACTIVITY_KINDS, type ActivityKind } from "./activity-kinds";
 // where the next begins (its last event's time and id), so events written meanwhile neither
 // repeat nor go missing from one page to the next.
 
-export const ACTIVITY_PAGE_SIZE = 50;
+const ACTIVITY_PAGE_SIZE = 50;
 
 export type ActivityEntry = {
   id: string;

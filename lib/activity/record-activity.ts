@@ -15,16 +15,17 @@ import type { ActivityKind } from "./activity-kinds";
 /** A statement recording an event; it runs when awaited or passed to inOneTransaction. */
 export type ActivityRecord = Prisma.PrismaPromise<number>;
 
-const COLUMNS = Prisma.sql`("id", "userId", "kind", "subjectId", "occurredAt", "projectId", "projectName", "sender", "senderDevice", "senderOs", "senderIp", "observedIp", "observedUserAgent", "tokenName", "iv", "decidedBy")`;
+/** Every column an event has, in the order the statements here and in sweep-activity.ts give them. */
+export const ACTIVITY_COLUMNS = Prisma.sql`("id", "userId", "kind", "subjectId", "occurredAt", "projectId", "projectName", "sender", "senderDevice", "senderOs", "senderIp", "observedIp", "observedUserAgent", "tokenName", "iv", "decidedBy")`;
 
-// Typed, so that a kind written here is one the page knows.
-const kind = (value: ActivityKind): string => value;
+/** Typed, so that a kind written in a statement is one the page knows. */
+export const activityKind = (value: ActivityKind): string => value;
 
 /** The init's approval by `userId`, as the approving update left the row. */
 export function initApprovedRecord(prisma: Database, initId: string, userId: string): ActivityRecord {
   return prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ${COLUMNS}
-    SELECT ${randomId()}, u."id", ${kind("init_approved")}, i."id", i."decidedAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, u."email"
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT ${randomId()}, u."id", ${activityKind("init_approved")}, i."id", i."decidedAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, u."email"
     FROM "Init" i JOIN "User" u ON u."id" = i."approvedById" LEFT JOIN "Project" p ON p."id" = i."projectId"
     WHERE i."id" = ${initId} AND i."status" = 'done' AND i."approvedById" = ${userId}
     ON CONFLICT DO NOTHING`;
@@ -33,8 +34,8 @@ export function initApprovedRecord(prisma: Database, initId: string, userId: str
 /** The init's denial by `userId`. */
 export function initDeniedRecord(prisma: Database, initId: string, userId: string): ActivityRecord {
   return prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ${COLUMNS}
-    SELECT ${randomId()}, u."id", ${kind("init_denied")}, i."id", i."decidedAt", NULL, NULL, i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, u."email"
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT ${randomId()}, u."id", ${activityKind("init_denied")}, i."id", i."decidedAt", NULL, NULL, i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, u."email"
     FROM "Init" i JOIN "User" u ON u."id" = i."deniedById"
     WHERE i."id" = ${initId} AND i."status" = 'denied' AND i."deniedById" = ${userId}
     ON CONFLICT DO NOTHING`;
@@ -43,8 +44,8 @@ export function initDeniedRecord(prisma: Database, initId: string, userId: strin
 /** The access token of an approved init, collected by the client holding its secret (`origin`: that request's), for the approver. */
 export function tokenCollectedRecord(prisma: Database, initId: string, tokenId: string, origin: RequestOrigin): ActivityRecord {
   return prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ${COLUMNS}
-    SELECT ${randomId()}, t."userId", ${kind("token_collected")}, i."id", t."createdAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", ${origin.address}, ${origin.userAgent}, t."name", NULL, NULL
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT ${randomId()}, t."userId", ${activityKind("token_collected")}, i."id", t."createdAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", ${origin.address}, ${origin.userAgent}, t."name", NULL, NULL
     FROM "Init" i JOIN "AccessToken" t ON t."id" = i."accessTokenId" LEFT JOIN "Project" p ON p."id" = i."projectId"
     WHERE i."id" = ${initId} AND t."id" = ${tokenId}
     ON CONFLICT DO NOTHING`;
@@ -56,8 +57,8 @@ export function tokenCollectedRecord(prisma: Database, initId: string, tokenId: 
  */
 export function linkCreatedRecord(prisma: Database, linkId: string, address: string | null): ActivityRecord {
   return prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ${COLUMNS}
-    SELECT ${randomId()}, t."userId", ${kind("link_created")}, l."id", l."createdAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", ${address}, l."userAgent", t."name", l."iv", NULL
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT ${randomId()}, t."userId", ${activityKind("link_created")}, l."id", l."createdAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", ${address}, l."userAgent", t."name", l."iv", NULL
     FROM "ProjectLink" l JOIN "AccessToken" t ON t."id" = l."accessTokenId" JOIN "Project" p ON p."id" = l."projectId" LEFT JOIN "Init" i ON i."accessTokenId" = t."id"
     WHERE l."id" = ${linkId}
     ON CONFLICT DO NOTHING`;
@@ -66,8 +67,8 @@ export function linkCreatedRecord(prisma: Database, linkId: string, address: str
 /** A link revoked by its project's owner `userId`. */
 export function linkRevokedRecord(prisma: Database, linkId: string, userId: string): ActivityRecord {
   return prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ${COLUMNS}
-    SELECT ${randomId()}, u."id", ${kind("link_revoked")}, l."id", l."revokedAt", p."id", p."name", NULL, NULL, NULL, NULL, NULL, l."userAgent", t."name", l."iv", u."email"
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT ${randomId()}, u."id", ${activityKind("link_revoked")}, l."id", l."revokedAt", p."id", p."name", NULL, NULL, NULL, NULL, NULL, l."userAgent", t."name", l."iv", u."email"
     FROM "ProjectLink" l JOIN "AccessToken" t ON t."id" = l."accessTokenId" JOIN "Project" p ON p."id" = l."projectId" JOIN "User" u ON u."id" = p."ownerId"
     WHERE l."id" = ${linkId} AND l."revokedAt" IS NOT NULL AND p."ownerId" = ${userId}
     ON CONFLICT DO NOTHING`;
@@ -77,8 +78,8 @@ export function linkRevokedRecord(prisma: Database, linkId: string, userId: stri
 export function accessTokenRecord(prisma: Database, tokenId: string, event: "access_token_created" | "access_token_revoked"): ActivityRecord {
   const at = event === "access_token_created" ? Prisma.sql`t."createdAt"` : Prisma.sql`t."revokedAt"`;
   return prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ${COLUMNS}
-    SELECT ${randomId()}, u."id", ${kind(event)}, t."id", ${at}, p."id", p."name", NULL, NULL, NULL, NULL, NULL, NULL, t."name", NULL, u."email"
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT ${randomId()}, u."id", ${activityKind(event)}, t."id", ${at}, p."id", p."name", NULL, NULL, NULL, NULL, NULL, NULL, t."name", NULL, u."email"
     FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId" LEFT JOIN "Project" p ON p."id" = t."projectId"
     WHERE t."id" = ${tokenId} AND ${at} IS NOT NULL
     ON CONFLICT DO NOTHING`;
@@ -92,8 +93,8 @@ export function accessTokenRecord(prisma: Database, tokenId: string, event: "acc
 export async function recordInitOpened(userId: string, initId: string): Promise<void> {
   const prisma = await db();
   await prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ${COLUMNS}
-    SELECT ${randomId()}, u."id", ${kind("init_opened")}, i."id", ${new Date()}, NULL, NULL, i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, NULL
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT ${randomId()}, u."id", ${activityKind("init_opened")}, i."id", ${new Date()}, NULL, NULL, i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, NULL
     FROM "Init" i JOIN "User" u ON u."id" = ${userId}
     WHERE i."id" = ${initId} AND i."status" = 'pending'
     ON CONFLICT DO NOTHING`;

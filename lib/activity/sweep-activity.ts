@@ -1,5 +1,6 @@
 import type { Config } from "../config";
 import { db } from "../db";
+import { ACTIVITY_COLUMNS, activityKind } from "./record-activity";
 
 // The sweep's part of the activity (lib/maintenance/sweep.ts): the expiry of inits that an
 // account opened and no one decided, recorded before the sweep deletes them; and events past
@@ -19,10 +20,10 @@ export async function recordExpiries(cfg: Config, now: number): Promise<number> 
   const prisma = await db();
   const settled = new Date(now - Math.min(SETTLED_AFTER_MS, cfg.initRetentionMs));
   return prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "sender", "senderDevice", "senderOs", "senderIp", "observedIp", "observedUserAgent")
-    SELECT o."id" || '.expired', o."userId", 'init_expired', i."id", i."expiresAt", i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent"
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT o."id" || '.expired', o."userId", ${activityKind("init_expired")}, i."id", i."expiresAt", NULL, NULL, i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, NULL
     FROM "ActivityEvent" o JOIN "Init" i ON i."id" = o."subjectId"
-    WHERE o."kind" = 'init_opened' AND i."status" = 'pending' AND i."expiresAt" < ${settled}
+    WHERE o."kind" = ${activityKind("init_opened")} AND i."status" = 'pending' AND i."expiresAt" < ${settled}
     ON CONFLICT DO NOTHING`;
 }
 
