@@ -1,7 +1,7 @@
 import { cookies } from "next/headers";
 import Link from "next/link";
 import { FORM_FLASH_COOKIE, readFormFlash, type AuthField, type FormFlash } from "@/lib/auth/form-flash";
-import { safeReturnTo } from "@/lib/auth/return-to";
+import { safeReturnTo, withReturnTo } from "@/lib/auth/return-to";
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-limits";
 import { formErrorMessage } from "@/lib/http/messages";
 import { ErrorAlert } from "./form-parts";
@@ -51,15 +51,14 @@ function FieldError({ id, message }: { id: string; message: string }) {
 
 /** The sign-in and sign-up form: a plain POST, no JavaScript needed. */
 function AuthForm({ mode, returnTo, email, error }: { mode: Mode; returnTo: string; email: string; error: { field: AuthField | null; message: string | null } }) {
-  const query = returnTo === "/" ? "" : `?returnTo=${encodeURIComponent(returnTo)}`;
-  const other = mode === "signin" ? { href: `/signup${query}`, label: "Create an account" } : { href: `/signin${query}`, label: "Sign in instead" };
+  const other = mode === "signin" ? { href: withReturnTo("/signup", returnTo), label: "Create an account" } : { href: withReturnTo("/signin", returnTo), label: "Sign in instead" };
   const problem = (field: AuthField) => (error.field === field && error.message !== null ? error.message : null);
   const emailProblem = problem("email");
   const passwordProblem = problem("password");
   const hintId = `${mode}-password-hint`;
   const passwordDescription = [passwordProblem ? "password-error" : null, mode === "signup" ? hintId : null].filter((id) => id !== null).join(" ");
   return (
-    <form method="post" action={`/auth/${mode}${query}`} className="card stack">
+    <form method="post" action={withReturnTo(`/auth/${mode}`, returnTo)} className="card stack">
       {error.field === null ? <ErrorAlert message={error.message} /> : null}
       <label>
         Email

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { safeReturnTo } from "@/lib/auth/return-to";
+import { safeReturnTo, withReturnTo } from "@/lib/auth/return-to";
 
 const AUTH_PAGES = new Set(["/signin", "/signup"]);
 
@@ -19,11 +19,10 @@ function returnTarget(pathname: string, search: URLSearchParams): string {
 /** The header's Sign in and Sign up links; both keep the way back to the page the person is on. */
 export function SignInLinks() {
   const returnTo = returnTarget(usePathname(), useSearchParams());
-  const query = returnTo === "/" ? "" : `?returnTo=${encodeURIComponent(returnTo)}`;
   return (
     <>
-      <Link href={`/signin${query}`}>Sign in</Link>
-      <Link href={`/signup${query}`}>Sign up</Link>
+      <Link href={withReturnTo("/signin", returnTo)}>Sign in</Link>
+      <Link href={withReturnTo("/signup", returnTo)}>Sign up</Link>
     </>
   );
 }

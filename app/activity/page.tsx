@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { ACTIVITY_LABELS } from "@/lib/activity/activity-kinds";
 import { listActivity, type ActivityEntry } from "@/lib/activity/list-activity";
 import { currentUser } from "@/lib/auth/current-user";
+import { withReturnTo } from "@/lib/auth/return-to";
 import { clientSoftware } from "@/lib/links/client-software";
 import { LocalTime } from "../local-time";
 
@@ -55,7 +56,7 @@ function Entry({ entry }: { entry: ActivityEntry }) {
 
 export default async function ActivityPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await currentUser();
-  if (user === null) redirect("/signin?returnTo=%2Factivity");
+  if (user === null) redirect(withReturnTo("/signin", "/activity"));
   const { before } = await searchParams;
   const page = await listActivity(user.id, typeof before === "string" ? before : undefined);
   return (

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/current-user";
+import { withReturnTo } from "@/lib/auth/return-to";
 import { listProjects } from "@/lib/projects/projects";
 import { LocalTime } from "../local-time";
 
@@ -9,7 +10,7 @@ export const metadata: Metadata = { title: "Projects" };
 
 export default async function ProjectsPage() {
   const user = await currentUser();
-  if (user === null) redirect("/signin?returnTo=%2Fprojects");
+  if (user === null) redirect(withReturnTo("/signin", "/projects"));
   const projects = await listProjects(user.id);
   return (
     <>

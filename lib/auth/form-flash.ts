@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import type { ApiError } from "../errors";
 import { EMAIL_MAX } from "../field-limits";
-import { isHttpsOrigin } from "../runtime/request-context.mjs";
+import { cookieAttributes } from "./session-cookie";
 
 // What a refused sign-in or sign-up form shows again: the email typed and the field at fault.
 // It travels in a cookie sent to the form's page alone and kept for a minute, not in the URL,
@@ -26,8 +26,7 @@ function fieldAtFault(error: ApiError): AuthField | null {
 /** The Set-Cookie value that carries a refused form's email and field back to `page`. */
 export function formFlashCookie(cfg: Config, page: "/signin" | "/signup", fields: Record<string, string>, error: ApiError): string {
   const flash: FormFlash = { email: (fields.email ?? "").trim().slice(0, EMAIL_MAX), field: fieldAtFault(error) };
-  const secure = isHttpsOrigin(cfg.appUrl) ? "; Secure" : "";
-  return `${FORM_FLASH_COOKIE}=${encodeURIComponent(JSON.stringify(flash))}; Path=${page}; HttpOnly; SameSite=Lax; Max-Age=${FORM_FLASH_SECONDS}${secure}`;
+  return `${FORM_FLASH_COOKIE}=${encodeURIComponent(JSON.stringify(flash))}; ${cookieAttributes(cfg, page, FORM_FLASH_SECONDS)}`;
 }
 
 /** The flash a form's page received, if any; anything malformed reads as none. */

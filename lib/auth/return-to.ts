@@ -14,8 +14,12 @@ export function safeReturnTo(value: unknown): string {
   return target.startsWith("//") || target.includes("\\") ? "/" : target;
 }
 
+/** `page` (a form, or where it posts to) carrying the return target `returnTo`, a path on this site. */
+export function withReturnTo(page: string, returnTo: string): string {
+  return returnTo === "/" ? page : `${page}?returnTo=${encodeURIComponent(returnTo)}`;
+}
+
 /** Where a failed sign-in or sign-up sends the person back to, keeping the return target. */
 export function backToForm(page: "/signin" | "/signup", query: URLSearchParams): string {
-  const returnTo = safeReturnTo(query.get("returnTo"));
-  return returnTo === "/" ? page : `${page}?returnTo=${encodeURIComponent(returnTo)}`;
+  return withReturnTo(page, safeReturnTo(query.get("returnTo")));
 }

@@ -9,18 +9,19 @@ export function sessionCookieName(cfg: Config): string {
   return isHttpsOrigin(cfg.appUrl) ? "__Host-initlink_session" : "initlink_session";
 }
 
-function cookieAttributes(cfg: Config, maxAgeSeconds: number): string {
+/** The attributes of every cookie this site sets: never read by scripts, sent on top-level navigations, Secure over https. */
+export function cookieAttributes(cfg: Config, path: string, maxAgeSeconds: number): string {
   const secure = isHttpsOrigin(cfg.appUrl) ? "; Secure" : "";
-  return `Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+  return `Path=${path}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
 /** The Set-Cookie value that hands a browser its session token. */
 export function sessionCookie(cfg: Config, token: string): string {
-  return `${sessionCookieName(cfg)}=${token}; ${cookieAttributes(cfg, Math.floor(cfg.sessionLifetimeMs / 1000))}`;
+  return `${sessionCookieName(cfg)}=${token}; ${cookieAttributes(cfg, "/", Math.floor(cfg.sessionLifetimeMs / 1000))}`;
 }
 
 export function clearedSessionCookie(cfg: Config): string {
-  return `${sessionCookieName(cfg)}=; ${cookieAttributes(cfg, 0)}`;
+  return `${sessionCookieName(cfg)}=; ${cookieAttributes(cfg, "/", 0)}`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { recordInitOpened } from "@/lib/activity/record-activity";
 import { currentUser } from "@/lib/auth/current-user";
+import { withReturnTo } from "@/lib/auth/return-to";
 import { config } from "@/lib/config";
 import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-limits";
 import { formErrorMessage } from "@/lib/http/messages";
@@ -165,7 +166,7 @@ export default async function InitPage({
   if (init === null) notFound();
   const [user, query] = await Promise.all([currentUser(), searchParams]);
   const error = formErrorMessage(query.error);
-  const returnTo = encodeURIComponent(`/init/${init.id}`);
+  const returnTo = `/init/${init.id}`;
   // A pending request a signed-in person has seen is in their activity, and so is its expiry.
   if (user !== null && init.status === "pending") await recordInitOpened(user.id, init.id);
 
@@ -188,7 +189,7 @@ export default async function InitPage({
               <h2>Sign in to continue</h2>
               <p className="warning">{WARNING}</p>
               <p>
-                <Link href={`/signin?returnTo=${returnTo}`}>Sign in</Link> or <Link href={`/signup?returnTo=${returnTo}`}>create an account</Link> to
+                <Link href={withReturnTo("/signin", returnTo)}>Sign in</Link> or <Link href={withReturnTo("/signup", returnTo)}>create an account</Link> to
                 approve or deny. You will come back to this page.
               </p>
             </section>

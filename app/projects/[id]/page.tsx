@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/current-user";
+import { withReturnTo } from "@/lib/auth/return-to";
 import { config } from "@/lib/config";
 import { formErrorMessage } from "@/lib/http/messages";
 import { clientSoftware } from "@/lib/links/client-software";
@@ -114,7 +115,7 @@ export default async function ProjectPage({
 }) {
   const { id } = await params;
   const user = await currentUser();
-  if (user === null) redirect(`/signin?returnTo=${encodeURIComponent(`/projects/${id}`)}`);
+  if (user === null) redirect(withReturnTo("/signin", `/projects/${id}`));
   // Someone else's project reads exactly like one that does not exist. An existing client may
   // name the project by the id of an init approved into it (docs/api.md, Compatibility).
   const projectId = await resolveProjectId(id, user.id);

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/auth/current-user";
+import { withReturnTo } from "@/lib/auth/return-to";
 import { formErrorMessage } from "@/lib/http/messages";
 import { listProjects } from "@/lib/projects/projects";
 import { listAccessTokens, type AccessTokenSummary } from "@/lib/tokens/manage-access-tokens";
@@ -63,7 +64,7 @@ function TokenEntry({ token, now }: { token: AccessTokenSummary; now: number }) 
 
 export default async function AccessTokensPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await currentUser();
-  if (user === null) redirect("/signin?returnTo=%2Fsettings%2Ftokens");
+  if (user === null) redirect(withReturnTo("/signin", "/settings/tokens"));
   const [tokens, projects, query] = await Promise.all([listAccessTokens(user.id), listProjects(user.id), searchParams]);
   const error = formErrorMessage(query.error);
   const scopes: Choice[] = [{ value: "all", label: "All your projects" }, ...projects.map((project) => ({ value: project.id, label: project.name }))];

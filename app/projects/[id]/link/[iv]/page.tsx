@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { currentUser } from "@/lib/auth/current-user";
+import { withReturnTo } from "@/lib/auth/return-to";
 import { config } from "@/lib/config";
 import { formErrorMessage } from "@/lib/http/messages";
 import { findLinkApprovalView, linkApprovalPagePath, type LinkApprovalView } from "@/lib/links/link-approval-view";
@@ -98,14 +99,13 @@ export default async function LinkApprovalPage({
   const metadata = typeof query.metadata === "string" ? query.metadata : null;
   const pagePath = linkApprovalPagePath(id, iv, metadata);
   if (user === null) {
-    const returnTo = encodeURIComponent(pagePath);
     return (
       <>
         <h1>A client asks to be linked</h1>
         <section className="card">
           <h2>Sign in to continue</h2>
           <p>
-            <Link href={`/signin?returnTo=${returnTo}`}>Sign in</Link> to approve or deny. You will come back to this page.
+            <Link href={withReturnTo("/signin", pagePath)}>Sign in</Link> to approve or deny. You will come back to this page.
           </p>
         </section>
       </>
