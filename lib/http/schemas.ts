@@ -4,7 +4,7 @@ import type { ErrorCode } from "../errors";
 // The wire shape of every error answer (lib/http/response.ts, errorResponse), for the OpenAPI
 // document (lib/openapi/) and its test.
 
-export const fieldProblemSchema = z.object({
+const fieldProblemSchema = z.object({
   field: z.string().meta({ description: "The offending field's path, or `(body)` for the body as a whole." }),
   message: z.string(),
 });

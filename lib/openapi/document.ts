@@ -14,10 +14,7 @@ import { OPERATIONS, type HeaderDoc, type OperationAuth, type OperationDoc } fro
 type JsonSchema = Record<string, unknown>;
 type JsonObject = Record<string, unknown>;
 
-export const OPENAPI_VERSION = "3.1.1";
-
-/** The document changes only with a new build: caches may keep it a while. */
-export const OPENAPI_CACHE_CONTROL = "public, max-age=300";
+const OPENAPI_VERSION = "3.1.1";
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
   // OpenAPI 3.1's default dialect is JSON Schema 2020-12 (plus OpenAPI's own keywords): no

@@ -12,6 +12,9 @@ import { JWKS_MAX_AGE_SECONDS } from "../links/signing-keys";
 // can answer. lib/openapi/document.ts turns this table into the document; tests/api/openapi.test.ts
 // checks the real answers against it and that every route file under app/api is here.
 
+/** The document changes only with a new build: caches may keep it a while. */
+export const OPENAPI_CACHE_CONTROL = "public, max-age=300";
+
 /** Who may call an operation (lib/http/authenticate.ts): no API operation takes the pages' session cookie. */
 export type OperationAuth = Exclude<Authentication, "session">;
 
@@ -242,7 +245,7 @@ export const OPERATIONS: OperationDoc[] = [
         status: 200,
         description: "The document.",
         json: { name: "OpenApiDocument", schema: z.looseObject({ openapi: z.string(), info: z.looseObject({ title: z.string() }), paths: z.record(z.string(), z.unknown()) }) },
-        headers: { "Cache-Control": { description: "The same for the life of the process: cacheable.", schema: { type: "string" }, example: "public, max-age=300" } },
+        headers: { "Cache-Control": { description: "The same for the life of the process: cacheable.", schema: { type: "string" }, example: OPENAPI_CACHE_CONTROL } },
       },
     ],
     errors: [],
