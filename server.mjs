@@ -19,15 +19,13 @@ import { routeMatcherOfBuild } from "./lib/runtime/route-pattern.mjs";
 import { workerCount } from "./lib/runtime/worker-count.mjs";
 import { API_POLICY, isHttpsOrigin, loggedPath, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, requestIdOf, STOPPING_EVENT } from "./lib/runtime/request-context.mjs";
 
-const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOSTNAME || "0.0.0.0";
 const dev = process.argv.includes("--dev");
 const root = path.dirname(fileURLToPath(import.meta.url));
 const log = logger();
-// Checked already (checkEnvironmentOrExit, below, or by the primary before it forked).
-const appUrl = () => parseConfig(process.env).appUrl;
-
 async function serve() {
+  // Checked already (checkEnvironmentOrExit, below, or by the primary before it forked).
+  const { appUrl, port } = parseConfig(process.env);
   // Next.js and libraries print with console.*: their lines become JSON lines too.
   routeConsoleToLogger();
   startMetrics();
@@ -38,7 +36,7 @@ async function serve() {
   const routeOf = routeMatcherOfBuild(root);
 
   // Browsers that reached the service over https must never use plain http for it again.
-  const httpsOnly = isHttpsOrigin(process.env.APP_URL ?? "");
+  const httpsOnly = isHttpsOrigin(appUrl);
 
   // One JSON line per request, carrying the id that the app's own log lines of that request
   // carry too (lib/http/route.ts), and its route pattern. The path only (loggedPath): no query
@@ -74,7 +72,7 @@ async function serve() {
   server.listen(port, hostname, () => {
     log.info({ address: `http://${hostname}:${port}` }, "listening");
     // One process: this is the whole server (under a primary, the primary says it).
-    if (!cluster.isWorker) log.info({ url: appUrl() }, `ready: open ${appUrl()}`);
+    if (!cluster.isWorker) log.info({ url: appUrl }, `ready: open ${appUrl}`);
   });
 
   // A stop finishes the requests under way (up to 5 s); requests held waiting on an init are
@@ -104,7 +102,7 @@ if (cluster.isPrimary) {
   if (!dev) Object.assign(process.env, { NODE_ENV: "production" });
   // The development server compiles on demand and reloads itself: one process only.
   const workers = dev ? 1 : workerCount(process.env.WEB_CONCURRENCY);
-  if (workers > 1) runPrimary(workers, fileURLToPath(import.meta.url), process.argv.slice(2), appUrl());
+  if (workers > 1) runPrimary(workers, fileURLToPath(import.meta.url), process.argv.slice(2), parseConfig(process.env).appUrl);
   else await serve();
 } else {
   await serve();
