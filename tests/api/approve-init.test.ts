@@ -107,7 +107,7 @@ describe("approving an init", () => {
     expect(await databaseSnapshot()).toEqual(before);
   });
 
-  it("lets exactly one of 50 concurrent approvals win: one project, then one access token", async () => {
+  it("lets exactly one of 50 concurrent approvals win: one project, one approval in the activity, then one access token", async () => {
     const { token } = await newAccount();
     const init = await createdInit();
     const prisma = await db();
@@ -118,11 +118,12 @@ describe("approving an init", () => {
     expect(locations.filter((location) => location?.endsWith("error=init_not_pending"))).toHaveLength(49);
     expect(await prisma.project.count()).toBe(projectsBefore + 1);
     expect(await prisma.project.count({ where: { id: init.id } })).toBe(1);
+    expect(await prisma.activityEvent.count({ where: { subjectId: init.id, kind: "init_approved" } })).toBe(1);
     await getInitStatus(init.id, withSecret(init.secret));
     expect(await prisma.accessToken.count({ where: { projectId: init.id } })).toBe(1);
   });
 
-  it("hands the token to exactly one of 50 concurrent pickups", async () => {
+  it("hands the token to exactly one of 50 concurrent pickups, and records one collection", async () => {
     const { token } = await newAccount();
     const init = await createdInit();
     await approve(init.id, token, APPROVE_NEW);
@@ -130,6 +131,7 @@ describe("approving an init", () => {
     expect(answers.filter((answer) => typeof answer.access_token === "string")).toHaveLength(1);
     const prisma = await db();
     expect(await prisma.accessToken.count({ where: { projectId: init.id } })).toBe(1);
+    expect(await prisma.activityEvent.count({ where: { subjectId: init.id, kind: "token_collected" } })).toBe(1);
   });
 });
 

@@ -106,7 +106,7 @@ describe("Create Project Link", () => {
     expect(await prisma.projectLink.count({ where: { projectId: client.projectId } })).toBe(1);
   });
 
-  it("makes exactly one link of 50 concurrent identical requests, and every one gets it", async () => {
+  it("makes exactly one link of 50 concurrent identical requests, recorded once, and every one gets it", async () => {
     const client = await approvedClient();
     const iv = randomIv();
     const responses = await Promise.all(Array.from({ length: 50 }, () => createLink(client.projectId, iv, withToken(client.accessToken))));
@@ -115,6 +115,7 @@ describe("Create Project Link", () => {
     expect(new Set(bodies.map((body) => body.link_id)).size).toBe(1);
     const prisma = await db();
     expect(await prisma.projectLink.count({ where: { projectId: client.projectId } })).toBe(1);
+    expect(await prisma.activityEvent.count({ where: { projectId: client.projectId, kind: "link_created" } })).toBe(1);
   });
 
   it("counts only the winner when two tokens race for one (project, iv): the 409 writes no rate-limit count", async () => {

@@ -52,10 +52,13 @@ describe("Create Init per client address", () => {
     expect((await createInitJson({ sender: "@acme/cli" }, from("198.51.100.7"))).status).toBe(201);
   });
 
-  it("holds exactly under concurrent requests", async () => {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => createInitJson({ sender: "@acme/cli" }, from("203.0.113.9"))));
+  it("holds exactly under 60 concurrent requests, and the refused ones write no init", async () => {
+    const prisma = await db();
+    const before = await prisma.init.count();
+    const answers = await Promise.all(Array.from({ length: 60 }, () => createInitJson({ sender: "@acme/cli" }, from("203.0.113.9"))));
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
-    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(17);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(57);
+    expect(await prisma.init.count()).toBe(before + 3);
   });
 
   it("limits IPv6 clients by /64", async () => {
@@ -100,6 +103,18 @@ describe("sign-in limits", () => {
     expect(answers.slice(0, 6)).toEqual(Array(6).fill("invalid_credentials"));
     expect(answers[6]).toBe("rate_limited");
     expect(errorOf(await signUp({ email: `new-${Date.now()}@example.com`, password: PASSWORD }, "", from("192.0.2.20")))).toBe("rate_limited");
+  });
+
+  it("per address: of 30 concurrent sign-ups from one address exactly 6 make an account", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Math.ceil(Date.now() / 60_000) * 60_000 + 1000);
+    const prefix = `burst-${Date.now()}`;
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => signUp({ email: `${prefix}-${i}@example.com`, password: PASSWORD }, "", from("192.0.2.21"))));
+    const errors = answers.map(errorOf);
+    expect(errors.filter((error) => error === null)).toHaveLength(6);
+    expect(errors.filter((error) => error === "rate_limited")).toHaveLength(24);
+    const prisma = await db();
+    expect(await prisma.user.count({ where: { email: { startsWith: prefix } } })).toBe(6);
   });
 });
 
