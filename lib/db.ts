@@ -101,3 +101,8 @@ export async function inOneTransaction<A, B>(change: Prisma.PrismaPromise<A>, re
 export function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
 }
+
+/** True for a write whose referenced row is gone (Prisma's P2003), on either provider. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003";
+}

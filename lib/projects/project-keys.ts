@@ -1,7 +1,7 @@
 import { createHash, createPublicKey } from "node:crypto";
 import type { Config } from "../config";
 import { seal } from "../crypto/sealed";
-import { db, isUniqueViolation } from "../db";
+import { db, isForeignKeyViolation, isUniqueViolation } from "../db";
 import { ApiError } from "../errors";
 import { processWide } from "../process-wide";
 import { logger } from "../runtime/logger.mjs";
@@ -39,6 +39,8 @@ export async function storedKey(projectId: string): Promise<ProjectPublicKey | n
 const keyNotReady = () =>
   new ApiError("key_not_ready", "This project's key pair is still being generated. Try again shortly.", { retryAfterSeconds: RETRY_AFTER_SECONDS });
 
+const projectGone = () => new ApiError("not_found", "This project no longer exists.");
+
 async function store(cfg: Config, projectId: string, pair: RsaKeyPair): Promise<ProjectPublicKey> {
   const key = { pem: pair.publicKeyPem, fingerprint: publicKeyFingerprint(pair.publicKeyPem) };
   const prisma = await db();
@@ -54,6 +56,12 @@ async function store(cfg: Config, projectId: string, pair: RsaKeyPair): Promise<
     });
     return key;
   } catch (error) {
+    // The project was deleted while its key was generated (an approval that lost its race
+    // removes the project it made): the pair can serve another project.
+    if (isForeignKeyViolation(error)) {
+      returnKeyPair(cfg, pair);
+      throw projectGone();
+    }
     // Another instance stored its key first; that one is the project's key, and this pair can
     // serve another project.
     if (!isUniqueViolation(error)) throw error;
@@ -80,6 +88,8 @@ function keyUnderway(cfg: Config, projectId: string, ownerId: string): Promise<P
 }
 
 const logFailure = (projectId: string | null) => (error: unknown) => {
+  // A project deleted meanwhile needs no key: nothing failed.
+  if (error instanceof ApiError && error.code === "not_found") return;
   logger().error({ err: error, project_id: projectId }, "project key generation failed");
 };
 

@@ -1,9 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import { prepareProjectKey } from "@/lib/projects/project-keys";
+import { prepareProjectKey, projectPublicKey } from "@/lib/projects/project-keys";
+import { logger } from "@/lib/runtime/logger.mjs";
 import { createLink, linkSnapshot, randomIv, withToken } from "../helpers/links";
-import { accountWithKeylessProjects } from "../helpers/project-keys";
+import { accountWithKeylessProjects, keyOnceStored } from "../helpers/project-keys";
 import { rateLimitCounters } from "../helpers/api";
 
 // One generation at a time, no ready keys, and a wait bound far shorter than a generation.
@@ -42,5 +43,26 @@ describe("a busy key queue", () => {
     expect(answer.status).toBe(200);
     expect(await prisma.projectKey.count({ where: { projectId: busy.projects[2] } })).toBe(1);
     expect(await prisma.projectLink.count({ where: { projectId: busy.projects[2] } })).toBe(1);
+  });
+
+  // An approval that loses its race deletes the project it made; the account's backlog may have
+  // started that project's key. Before: "project key generation failed" with a foreign-key error.
+  it("lets a key whose project was deleted meanwhile go without an error", async () => {
+    const account = await accountWithKeylessProjects(2);
+    const [deleted, next] = account.projects;
+    const errors = vi.spyOn(logger(), "error");
+    try {
+      prepareProjectKey(config(), deleted);
+      // key_not_ready after 200 ms: the generation is under way.
+      await expect(projectPublicKey(config(), deleted)).rejects.toMatchObject({ code: "key_not_ready" });
+      const prisma = await db();
+      await prisma.project.delete({ where: { id: deleted } });
+      // One thread: the next project's key comes after the deleted one's has ended.
+      await keyOnceStored(next);
+      expect(await prisma.projectKey.count({ where: { projectId: deleted } })).toBe(0);
+      expect(errors).not.toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
