@@ -4,7 +4,8 @@ import pg from "pg";
 import { Prisma, PrismaClient } from "./generated/prisma/client";
 import { PrismaClient as PostgresqlPrismaClient } from "./generated/prisma-postgresql/client";
 import { config, type Config } from "./config";
-import { countersFile, databaseProvider, prepareSqliteFiles, sqliteFilePath } from "./database-url";
+import { countersFile, databaseProvider, sqliteFilePath } from "./database-url";
+import { setUpSqlite } from "./sqlite-setup";
 import { processWide } from "./process-wide";
 
 // One data model, two providers: DATABASE_URL picks the client generated for SQLite or for
@@ -17,36 +18,26 @@ export type Database = Omit<PrismaClient, "$transaction">;
 // whichever bundle of lib/ asks (lib/process-wide.ts): one client, one pool.
 const opened = processWide("database", () => ({ ready: undefined as Promise<PrismaClient> | undefined, pool: undefined as pg.Pool | undefined }));
 
+// WAL (lib/sqlite-setup.ts) lets readers run beside the writer. synchronous=FULL (the default)
+// makes every acknowledged commit survive a process crash and a power loss; NORMAL survives a
+// process crash but may lose the last commits to a power loss, for more writes per second.
+//
+// The counters, the poll clock (lib/init/poll-interval.ts) and the rate limits
+// (lib/limits/rate-limit.ts), are in a side file next to the database: WAL with
+// synchronous=NORMAL, set for that file alone, so an accepted poll or a counted request commits
+// without an fsync while every other write keeps SQLITE_SYNCHRONOUS. Losing their last commits
+// to a power cut lets at most a few requests through early, so they are not worth a flush each;
+// their tables are made by lib/sqlite-setup.ts, not by a migration. Create Init was two flushes
+// (its counter, its row), now one.
 async function openSqlite(cfg: Config): Promise<PrismaClient> {
   const file = sqliteFilePath(cfg.databaseUrl);
-  prepareSqliteFiles(file);
+  await setUpSqlite(file);
   const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: file, timeout: 5000 }) });
-  // WAL lets readers run beside the writer. synchronous=FULL (the default) makes every
-  // acknowledged commit survive a process crash and a power loss; NORMAL survives a process
-  // crash but may lose the last commits to a power loss, for more writes per second.
-  await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
   await client.$queryRawUnsafe(`PRAGMA synchronous = ${cfg.sqliteSynchronous}`);
   await client.$queryRawUnsafe("PRAGMA foreign_keys = ON");
-  await attachCounters(client, file);
-  return client;
-}
-
-// The counters, the poll clock (lib/init/poll-interval.ts) and the rate limits
-// (lib/limits/rate-limit.ts), in a side file next to the database: WAL with synchronous=NORMAL,
-// set for that file alone, so an accepted poll or a counted request commits without an fsync
-// while every other write keeps SQLITE_SYNCHRONOUS. Losing their last commits to a power cut
-// lets at most a few requests through early, so they are not worth a flush each; the tables are
-// made here, not by a migration. Create Init was two flushes (its counter, its row), now one.
-async function attachCounters(client: PrismaClient, file: string): Promise<void> {
   await client.$executeRawUnsafe("ATTACH DATABASE ? AS counters", countersFile(file));
-  await client.$queryRawUnsafe("PRAGMA counters.journal_mode = WAL");
   await client.$queryRawUnsafe("PRAGMA counters.synchronous = NORMAL");
-  await client.$executeRawUnsafe(
-    'CREATE TABLE IF NOT EXISTS counters."InitPollClock" ("initId" TEXT NOT NULL, "poller" TEXT NOT NULL, "lastPolledAt" INTEGER NOT NULL, PRIMARY KEY ("initId", "poller")) WITHOUT ROWID',
-  );
-  await client.$executeRawUnsafe(
-    'CREATE TABLE IF NOT EXISTS counters."RateLimit" ("key" TEXT NOT NULL PRIMARY KEY, "window" INTEGER NOT NULL, "count" INTEGER NOT NULL) WITHOUT ROWID',
-  );
+  return client;
 }
 
 /**

@@ -92,7 +92,7 @@ const opened = processWide("direct-sql", () => ({ ready: undefined as Promise<Di
 export function directSql(): Promise<DirectSql> {
   if (opened.ready === undefined) {
     const cfg = config();
-    // After Prisma's client: it makes the files owner-only, sets WAL and creates the counters' tables.
+    // After Prisma's client, which has set the database up (lib/sqlite-setup.ts).
     const ready = db().then(() => (databaseProvider(cfg.databaseUrl) === "postgresql" ? openPostgresql(postgresqlPool(cfg)) : openSqlite(cfg)));
     opened.ready = ready;
     ready.catch(() => {
