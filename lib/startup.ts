@@ -12,7 +12,9 @@ function exit(message: string): never {
 
 /**
  * Runs when the server starts, before it takes requests: a bad setting, or a master key that
- * does not open the keys already in the database, stops it with a clear message.
+ * does not open the keys already in the database, stops it with a clear message. So does any
+ * other failure (the database out of reach): Next.js keeps a failed start-up hook and answers
+ * every request with its error, so a process that cannot start ends, and its primary replaces it.
  */
 export async function startUp(): Promise<void> {
   try {
@@ -27,7 +29,8 @@ export async function startUp(): Promise<void> {
     if (error instanceof SealedValueError) {
       exit("MASTER_KEY does not open the signing keys stored in the database. Start with the master key this database was created with (see docs/design.md, Key management).");
     }
-    throw error;
+    logger().fatal({ err: error }, "the server could not start");
+    process.exit(1);
   }
   startMaintenance(config());
   // Ready project keys before the first new project asks for one.
