@@ -1,5 +1,6 @@
 // @ts-check
 // `npm run test:workers`: the multi-process server (WEB_CONCURRENCY=2) against its rules.
+// 0. Four workers opening a new database at the same moment all serve.
 // 1. Both workers write at once (Create Init, polls, approvals) and no answer is a 5xx: SQLite's
 //    busy timeout serves both processes.
 // 2. An approval on one worker ends the requests held with `Prefer: wait` on every worker (the
@@ -9,7 +10,9 @@
 //    answered with its status as it is, not cut.
 // 5. The primary killed with SIGKILL takes its workers with it: none is left holding the port.
 // 6. WEB_CONCURRENCY=1 is one process that serves.
+// 7. A process that cannot open its database at start exits with the reason.
 // Prints each check; exits non-zero on the first failure.
+import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { approvedIntoNewProject, newEmail, signUp } from "../helpers/journey.mjs";
@@ -89,6 +92,32 @@ const watchdog = setTimeout(() => {
   process.exit(1);
 }, 240_000);
 rmSync(path.dirname(database), { recursive: true, force: true });
+
+// 0: four workers opening a new database at the same moment all serve. Two of them switching it
+// to WAL at once got SQLITE_BUSY, and the one that lost answered 500 to everything it was handed.
+const OPENING_ROUNDS = 3;
+for (let round = 1; round <= OPENING_ROUNDS; round++) {
+  const opening = path.join(path.dirname(database), `opening-${round}.db`);
+  const starting = startServer(PORT, { ...env, DATABASE_URL: `file:${opening}`, WEB_CONCURRENCY: "4" }, { output: "pipe" });
+  let output = "";
+  starting.stdout?.setEncoding("utf8");
+  await new Promise((resolve, reject) => {
+    starting.stdout?.on("data", (/** @type {string} */ chunk) => {
+      output += chunk;
+      if (output.includes('"msg":"ready: open')) resolve(undefined);
+    });
+    starting.once("exit", (code) => reject(new Error(`the server exited (${code}) before it was ready:\n${output}`)));
+  });
+  const { send: fresh, close: closeFresh } = client(PORT);
+  // A connection each: the primary hands new connections to its workers in turn.
+  const answers = await Promise.all(Array.from({ length: 40 }, () => fresh("GET", "/api/health", undefined, { connection: "close" }).then((answer) => answer.status, () => 0)));
+  closeFresh();
+  starting.stdout?.removeAllListeners("data");
+  starting.stdout?.resume();
+  await stopServer(starting, "SIGTERM");
+  const served = answers.filter((status) => status === 200).length;
+  check(served === answers.length, `round ${round} of ${OPENING_ROUNDS}: four workers opened a new database at once and all serve (${served} of ${answers.length} requests answered 200)`);
+}
 
 // 1 to 3: one server with two workers.
 let server = startServer(PORT, { ...env, WEB_CONCURRENCY: "2" });
@@ -196,6 +225,21 @@ await waitUntilUp(single.send);
 check(processTree(/** @type {number} */ (server.pid)).length === 1 && (await single.send("GET", "/api/live")).status === 200, "WEB_CONCURRENCY=1 serves from one process");
 await stopServer(server, "SIGTERM");
 single.close();
+
+// 7: a process that cannot open its database at start (here its folder cannot be made) ends with
+// the reason. Next.js keeps a failed start-up hook: the process used to listen on, answering
+// every request with that error.
+const unopenable = spawn(process.execPath, [path.join(root, "server.mjs")], {
+  cwd: root,
+  stdio: ["ignore", "pipe", "pipe"],
+  env: { ...process.env, ...env, PORT: String(PORT), HOSTNAME: "127.0.0.1", WEB_CONCURRENCY: "1", DATABASE_URL: `file:${path.join(root, "package.json", "initlink.db")}` },
+});
+let unopenableOutput = "";
+unopenable.stdout?.setEncoding("utf8").on("data", (/** @type {string} */ chunk) => (unopenableOutput += chunk));
+const unopenableExit = new Promise((resolve) => unopenable.once("exit", (exitCode) => resolve(exitCode)));
+const ended = await Promise.race([unopenableExit, sleep(30_000).then(() => "still running")]);
+if (ended === "still running") unopenable.kill("SIGKILL");
+check(ended === 1 && unopenableOutput.includes('"msg":"the server could not start"'), `a process that cannot open its database at start exits (${ended}) and says why`);
 
 clearTimeout(watchdog);
 console.log("\nworkers test: passed");
