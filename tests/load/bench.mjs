@@ -13,6 +13,7 @@ import path from "node:path";
 import { benchKeys } from "./bench-keys.mjs";
 import { benchWaiting } from "./bench-waiting.mjs";
 import { client, largestRssMiB, loadClient, root, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
+import { parseMetrics, sampleValue } from "../helpers/metrics-text.mjs";
 
 const PORT = Number(process.env.BENCH_PORT || 3200);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 32);
@@ -76,6 +77,21 @@ async function measure(name, server, load, pid) {
   return r;
 }
 
+/**
+ * Waits until the service has no key generation under way: each process fills its reserve of
+ * RSA-4096 pairs when it starts (seconds of every core), which would otherwise be measured as
+ * the routes' cost while a bare Next.js app has nothing of the kind.
+ * @param {import("./load-tools.mjs").Send} send
+ */
+async function untilKeysSettled(send) {
+  for (;;) {
+    const samples = parseMetrics((await send("GET", "/api/metrics")).text);
+    const underWay = ["generating", "queued"].map((state) => sampleValue(samples, "initlink_project_key_pool", { state }) ?? 0);
+    if (underWay.every((count) => count === 0)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 /** Runs `body` against the service started with `env`, then stops it. @param {Record<string, string>} env @param {(pid: number, send: import("./load-tools.mjs").Send) => Promise<void>} body */
 async function withService(env, body) {
   const database = path.join(scratch, "bench.db");
@@ -92,6 +108,7 @@ async function withService(env, body) {
   const { send, close } = client(PORT);
   try {
     await waitUntilUp(send);
+    await untilKeysSettled(send);
     await body(/** @type {number} */ (server.pid), send);
   } finally {
     close();
