@@ -24,7 +24,7 @@ export type DirectSql = {
   run(sql: string, params: readonly SqlValue[]): Promise<number>;
 };
 
-/** The tables of counters kept out of the durable-flush path (lib/db.ts makes them); only these statements touch them. */
+/** The tables of counters kept out of the durable-flush path (made by lib/sqlite-setup.ts, or a PostgreSQL migration); only these statements touch them. */
 export type CounterTable = "InitPollClock" | "RateLimit";
 
 /** A counter table as SQL names it: in the side file attached on SQLite, an UNLOGGED table on PostgreSQL. */

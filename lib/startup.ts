@@ -5,8 +5,8 @@ import { startMaintenance } from "./maintenance/maintenance";
 import { fillKeyReserve } from "./projects/key-queue";
 import { logger } from "./runtime/logger.mjs";
 
-function exit(message: string): never {
-  logger().fatal(message);
+function exit(message: string, error?: unknown): never {
+  logger().fatal(error === undefined ? {} : { err: error }, message);
   process.exit(1);
 }
 
@@ -29,8 +29,7 @@ export async function startUp(): Promise<void> {
     if (error instanceof SealedValueError) {
       exit("MASTER_KEY does not open the signing keys stored in the database. Start with the master key this database was created with (see docs/design.md, Key management).");
     }
-    logger().fatal({ err: error }, "the server could not start");
-    process.exit(1);
+    exit("the server could not start", error);
   }
   startMaintenance(config());
   // Ready project keys before the first new project asks for one.

@@ -107,7 +107,7 @@ describe("approving an init", () => {
     expect(await databaseSnapshot()).toEqual(before);
   });
 
-  it("lets exactly one of 50 concurrent approvals win: one project, one approval in the activity, then one access token", async () => {
+  it("lets exactly one of 50 concurrent approvals win: one project, its approval in the activity, then one access token", async () => {
     const { token } = await newAccount();
     const init = await createdInit();
     const prisma = await db();
@@ -123,7 +123,7 @@ describe("approving an init", () => {
     expect(await prisma.accessToken.count({ where: { projectId: init.id } })).toBe(1);
   });
 
-  it("hands the token to exactly one of 50 concurrent pickups, and records one collection", async () => {
+  it("hands the token to exactly one of 50 concurrent pickups, and records the collection", async () => {
     const { token } = await newAccount();
     const init = await createdInit();
     await approve(init.id, token, APPROVE_NEW);

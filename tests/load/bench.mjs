@@ -84,10 +84,15 @@ async function measure(name, server, load, pid) {
  * @param {import("./load-tools.mjs").Send} send
  */
 async function untilKeysSettled(send) {
+  const giveUpAt = Date.now() + 120_000;
   for (;;) {
-    const samples = parseMetrics((await send("GET", "/api/metrics")).text);
-    const underWay = ["generating", "queued"].map((state) => sampleValue(samples, "initlink_project_key_pool", { state }) ?? 0);
+    const answer = await send("GET", "/api/metrics");
+    if (answer.status !== 200) throw new Error(`bench: GET /api/metrics answered ${answer.status} (unset METRICS_TOKEN for the bench)`);
+    const samples = parseMetrics(answer.text);
+    const underWay = ["generating", "queued"].map((state) => sampleValue(samples, "initlink_project_key_pool", { state }));
+    if (underWay.includes(undefined)) throw new Error("bench: /api/metrics has no initlink_project_key_pool");
     if (underWay.every((count) => count === 0)) return;
+    if (Date.now() > giveUpAt) throw new Error("bench: project keys were still being generated after 120 s");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

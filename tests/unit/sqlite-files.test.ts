@@ -15,7 +15,7 @@ describe("SQLite files", () => {
   it("creates the folder 0700 and the database, WAL, shared-memory and poll-clock files 0600", () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "initlink-files-")), "nested", "data", "initlink.db");
     prepareSqliteFiles(file);
-    // What lib/db.ts does next: WAL on both databases, and writes that make the side files.
+    // What lib/sqlite-setup.ts does next: WAL on both databases, and writes that make the side files.
     const database = new Database(file);
     database.pragma("journal_mode = WAL");
     database.prepare("ATTACH DATABASE ? AS counters").run(countersFile(file));

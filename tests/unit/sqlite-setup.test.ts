@@ -1,8 +1,8 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { countersFile } from "@/lib/database-url";
 import { setUpSqlite } from "@/lib/sqlite-setup";
 
@@ -10,8 +10,15 @@ import { setUpSqlite } from "@/lib/sqlite-setup";
 // file to itself; a worker that got SQLITE_BUSY there never served (every request answered 500).
 // Here another connection holds the file, as the other worker would, and lets go a moment later.
 
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
 function migratedDatabase(): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "initlink-setup-")), "initlink.db");
+  const folder = mkdtempSync(path.join(tmpdir(), "initlink-setup-"));
+  folders.push(folder);
+  const file = path.join(folder, "initlink.db");
   const database = new Database(file);
   database.exec('CREATE TABLE "Init" ("id" TEXT PRIMARY KEY)');
   database.close();
