@@ -102,7 +102,7 @@ if (cluster.isPrimary) {
   if (!dev) Object.assign(process.env, { NODE_ENV: "production" });
   // The development server compiles on demand and reloads itself: one process only.
   const workers = dev ? 1 : workerCount(process.env.WEB_CONCURRENCY);
-  if (workers > 1) runPrimary(workers, fileURLToPath(import.meta.url), process.argv.slice(2), parseConfig(process.env).appUrl);
+  if (workers > 1) runPrimary(workers, fileURLToPath(import.meta.url), process.argv.slice(2), parseConfig(process.env));
   else await serve();
 } else {
   await serve();

@@ -11,6 +11,8 @@ export type Config = {
   appUrl: string;
   databaseUrl: string;
   port: number;
+  /** The V8 heap limit (MiB) the primary gives each worker process (WORKER_HEAP_MB). */
+  workerHeapMb: number;
   initIntervalMs: number;
   initLifetimeMs: number;
   trustProxyHops: number;

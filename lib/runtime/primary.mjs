@@ -20,13 +20,17 @@ const MAX_PAUSE_MS = 10_000;
 const STOP_GRACE_MS = 6_000;
 
 /**
- * Runs the primary: forks `count` workers of `script`, each started with `args`, and says
- * `ready` with `appUrl` once all of them listen.
- * @param {number} count @param {string} script @param {string[]} args @param {string} appUrl
+ * Runs the primary: forks `count` workers of `script`, each started with `args` and a V8 heap of
+ * `workerHeapMb` MiB, and says `ready` with `appUrl` once all of them listen.
+ * @param {number} count @param {string} script @param {string[]} args @param {{ appUrl: string, workerHeapMb: number }} settings
  */
-export function runPrimary(count, script, args, appUrl) {
+export function runPrimary(count, script, args, { appUrl, workerHeapMb }) {
   const log = logger();
-  cluster.setupPrimary({ exec: script, args });
+  // V8 sizes its old generation from the machine's memory (a quarter of it) and lets garbage
+  // pile up towards that before a full collection: a worker reached 390 MiB under load with
+  // 130 MiB in use. A limit near what a worker needs keeps it near 200 MiB at the same throughput
+  // (docs/benchmark.md).
+  cluster.setupPrimary({ exec: script, args, execArgv: [...process.execArgv, `--max-old-space-size=${workerHeapMb}`] });
   // Collects every worker's metrics for a scrape (lib/runtime/metrics.mjs).
   const metrics = new client.AggregatorRegistry();
   let ready = false;

@@ -1,7 +1,8 @@
 // @ts-check
 // `npm run test:workers`: the multi-process server (WEB_CONCURRENCY=2) against its rules.
 // 0. Four workers opening a new database at the same moment all serve.
-// 1. Both workers write at once (Create Init, polls, approvals) and no answer is a 5xx: SQLite's
+// 1. Each worker runs with a heap of WORKER_HEAP_MB. Both workers write at once (Create Init,
+//    polls, approvals) and no answer is a 5xx: SQLite's
 //    busy timeout serves both processes.
 // 2. An approval on one worker ends the requests held with `Prefer: wait` on every worker (the
 //    primary relays the change notice), long before their wait runs out.
@@ -116,7 +117,12 @@ for (let round = 1; round <= OPENING_ROUNDS; round++) {
   starting.stdout?.resume();
   await stopServer(starting, "SIGTERM");
   const served = answers.filter((status) => status === 200).length;
-  check(served === answers.length, `round ${round} of ${OPENING_ROUNDS}: four workers opened a new database at once and all serve (${served} of ${answers.length} requests answered 200)`);
+  // A worker that could not start exits and is replaced: the primary's "ready" would hide it.
+  const failedStart = ["worker died", "could not start", "failed to start"].some((said) => output.includes(said));
+  check(
+    served === answers.length && !failedStart,
+    `round ${round} of ${OPENING_ROUNDS}: four workers opened a new database at once and all serve (${served} of ${answers.length} requests answered 200${failedStart ? "; a worker failed to start" : ""})`,
+  );
 }
 
 // 1 to 3: one server with two workers.
@@ -126,6 +132,8 @@ const { send, close } = client(PORT);
 await waitUntilUp(send);
 const [first, second] = await workersOf(primary, 2);
 check(first !== undefined && second !== undefined && first !== primary, `WEB_CONCURRENCY=2 runs two workers (${first}, ${second}) under the primary (${primary})`);
+const workerArgs = [first, second].map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0"));
+check(workerArgs.every((args) => args.includes("--max-old-space-size=256")), `each worker runs with a V8 heap of WORKER_HEAP_MB (256 MiB): ${workerArgs[0].filter((arg) => arg.startsWith("--")).join(" ")}`);
 
 const { cookie } = await signUp(send, { site: siteOf(PORT), email: newEmail("workers") });
 let writing = true;

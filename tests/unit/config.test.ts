@@ -16,6 +16,7 @@ describe("parseConfig", () => {
       initLifetimeMs: 900_000,
       trustProxyHops: 0,
       sqliteSynchronous: "FULL",
+      workerHeapMb: 256,
       databasePoolSize: 10,
       databaseListenUrl: null,
       sweepIntervalMs: 300_000,
@@ -56,6 +57,11 @@ describe("parseConfig", () => {
     expect(threads({ WEB_CONCURRENCY: "1", PROJECT_KEY_THREADS: "3" })).toBe(3);
   });
 
+  it("gives each worker a V8 heap of 256 MiB unless told otherwise", () => {
+    expect(parseConfig(withKey({})).workerHeapMb).toBe(256);
+    expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).workerHeapMb).toBe(1024);
+  });
+
   // Without APP_URL the links a client is handed must open where the server listens.
   it("takes APP_URL from PORT when it is not set", () => {
     expect(parseConfig(withKey({})).appUrl).toBe("http://localhost:3000");
@@ -73,6 +79,7 @@ describe("parseConfig", () => {
     [{ PORT: "70000" }, "PORT must be a whole number from 1 to 65535"],
     [{ WEB_CONCURRENCY: "two" }, "WEB_CONCURRENCY must be a whole number from 1 to 256"],
     [{ WEB_CONCURRENCY: "0" }, "WEB_CONCURRENCY must be a whole number from 1 to 256"],
+    [{ WORKER_HEAP_MB: "32" }, "WORKER_HEAP_MB must be a whole number from 64 to 65536"],
     [{ INIT_INTERVAL_MS: "fast" }, "INIT_INTERVAL_MS must be a whole number"],
     [{ DATABASE_LISTEN_URL: "file:./listen.db" }, "DATABASE_LISTEN_URL must be a postgresql:// URL"],
     [{ INIT_LIFETIME_SECONDS: "1.5" }, "INIT_LIFETIME_SECONDS must be a whole number"],
