@@ -120,7 +120,7 @@ const envSchema = z.object({
   PORT: intFromEnv("PORT", 3000, 1, 65535),
   // 0: one worker process per core (lib/runtime/worker-count.mjs).
   WEB_CONCURRENCY: intFromEnv("WEB_CONCURRENCY", 0, 1, 256),
-  WORKER_HEAP_MB: intFromEnv("WORKER_HEAP_MB", 256, 64, 65_536),
+  WORKER_HEAP_MB: intFromEnv("WORKER_HEAP_MB", 384, 64, 65_536),
   INIT_INTERVAL_MS: intFromEnv("INIT_INTERVAL_MS", 5000, 100, 600_000),
   INIT_LIFETIME_SECONDS: intFromEnv("INIT_LIFETIME_SECONDS", 900, 10, 86_400),
   TRUST_PROXY_HOPS: intFromEnv("TRUST_PROXY_HOPS", 0, 0, 10),

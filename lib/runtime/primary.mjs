@@ -28,8 +28,8 @@ export function runPrimary(count, script, args, { appUrl, workerHeapMb }) {
   const log = logger();
   // V8 sizes its old generation from the machine's memory (a quarter of it) and lets garbage
   // pile up towards that before a full collection: a worker reached 390 MiB under load with
-  // 130 MiB in use. A limit near what a worker needs keeps it near 200 MiB at the same throughput
-  // (docs/benchmark.md).
+  // 130 MiB in use. A limit with room for what a worker needs keeps it near 220 MiB at the same
+  // throughput (docs/configuration.md, WORKER_HEAP_MB).
   cluster.setupPrimary({ exec: script, args, execArgv: [...process.execArgv, `--max-old-space-size=${workerHeapMb}`] });
   // Collects every worker's metrics for a scrape (lib/runtime/metrics.mjs).
   const metrics = new client.AggregatorRegistry();

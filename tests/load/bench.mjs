@@ -169,7 +169,7 @@ await withService({}, async (pid, send) => {
   await measure("GET /api/projects/{id}", `${cores} workers`, { paths: [`/api/projects/${linked.projectId}`], authorization: linked.bearer }, pid);
 });
 // One process has no primary to give it WORKER_HEAP_MB: it is started as docs/configuration.md says.
-await withService({ WEB_CONCURRENCY: "1", NODE_OPTIONS: "--max-old-space-size=256" }, async (pid) => {
+await withService({ WEB_CONCURRENCY: "1", NODE_OPTIONS: "--max-old-space-size=384" }, async (pid) => {
   rps.liveOne = (await measure("GET /api/live", "1 worker", live, pid)).rps;
 });
 await withBareNext(async (pid) => {

@@ -133,7 +133,7 @@ await waitUntilUp(send);
 const [first, second] = await workersOf(primary, 2);
 check(first !== undefined && second !== undefined && first !== primary, `WEB_CONCURRENCY=2 runs two workers (${first}, ${second}) under the primary (${primary})`);
 const workerArgs = [first, second].map((pid) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0"));
-check(workerArgs.every((args) => args.includes("--max-old-space-size=256")), `each worker runs with a V8 heap of WORKER_HEAP_MB (256 MiB): ${workerArgs[0].filter((arg) => arg.startsWith("--")).join(" ")}`);
+check(workerArgs.every((args) => args.includes("--max-old-space-size=384")), `each worker runs with a V8 heap of WORKER_HEAP_MB (384 MiB): ${workerArgs[0].filter((arg) => arg.startsWith("--")).join(" ")}`);
 
 const { cookie } = await signUp(send, { site: siteOf(PORT), email: newEmail("workers") });
 let writing = true;

@@ -16,7 +16,7 @@ describe("parseConfig", () => {
       initLifetimeMs: 900_000,
       trustProxyHops: 0,
       sqliteSynchronous: "FULL",
-      workerHeapMb: 256,
+      workerHeapMb: 384,
       databasePoolSize: 10,
       databaseListenUrl: null,
       sweepIntervalMs: 300_000,
@@ -57,8 +57,8 @@ describe("parseConfig", () => {
     expect(threads({ WEB_CONCURRENCY: "1", PROJECT_KEY_THREADS: "3" })).toBe(3);
   });
 
-  it("gives each worker a V8 heap of 256 MiB unless told otherwise", () => {
-    expect(parseConfig(withKey({})).workerHeapMb).toBe(256);
+  it("gives each worker a V8 heap of 384 MiB unless told otherwise", () => {
+    expect(parseConfig(withKey({})).workerHeapMb).toBe(384);
     expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).workerHeapMb).toBe(1024);
   });
 
