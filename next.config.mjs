@@ -1,3 +1,5 @@
+// The security headers of every answer are set by server.mjs (lib/runtime/security-headers.mjs):
+// as headers() here Next would match and compile them on every request.
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
@@ -7,21 +9,6 @@ const nextConfig = {
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "prom-client"],
   async rewrites() {
     return [{ source: "/.well-known/jwks.json", destination: "/api/well-known/jwks" }];
-  },
-  async headers() {
-    return [
-      {
-        source: "/:path*",
-        headers: [
-          // No other site may frame the pages (clickjacking of Approve), and no page leaks its
-          // URL (which carries the init id) as a referrer. The Content-Security-Policy, with a
-          // nonce per request, comes from proxy.ts; HSTS from server.mjs (it depends on APP_URL).
-          { key: "X-Frame-Options", value: "DENY" },
-          { key: "Referrer-Policy", value: "no-referrer" },
-          { key: "X-Content-Type-Options", value: "nosniff" },
-        ],
-      },
-    ];
   },
 };
 

@@ -16,8 +16,9 @@ import { logger, routeConsoleToLogger } from "./lib/runtime/logger.mjs";
 import { observeRequest, startMetrics } from "./lib/runtime/metrics.mjs";
 import { runPrimary } from "./lib/runtime/primary.mjs";
 import { routeMatcherOfBuild } from "./lib/runtime/route-pattern.mjs";
+import { setSecurityHeaders } from "./lib/runtime/security-headers.mjs";
 import { workerCount } from "./lib/runtime/worker-count.mjs";
-import { API_POLICY, isHttpsOrigin, loggedPath, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, requestIdOf, STOPPING_EVENT } from "./lib/runtime/request-context.mjs";
+import { isHttpsOrigin, loggedPath, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, requestIdOf, STOPPING_EVENT } from "./lib/runtime/request-context.mjs";
 
 const hostname = process.env.HOSTNAME || "0.0.0.0";
 const dev = process.argv.includes("--dev");
@@ -36,7 +37,7 @@ async function serve() {
   const routeOf = routeMatcherOfBuild(root);
 
   // Browsers that reached the service over https must never use plain http for it again.
-  const httpsOnly = isHttpsOrigin(appUrl);
+  const securityOptions = { httpsOnly: isHttpsOrigin(appUrl), dev };
 
   // One JSON line per request, carrying the id that the app's own log lines of that request
   // carry too (lib/http/route.ts), and its route pattern. The path only (loggedPath): no query
@@ -48,9 +49,7 @@ async function serve() {
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
     request.headers[REQUEST_ID_HEADER] = requestId;
     response.setHeader("X-Request-Id", requestId);
-    if (httpsOnly) response.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
-    // API answers are JSON and may load nothing; proxy.ts (the pages' policy) does not run for them.
-    if (url.startsWith("/api/") || url.startsWith("/.well-known/")) response.setHeader("Content-Security-Policy", API_POLICY);
+    setSecurityHeaders(request, response, securityOptions);
     // "close" rather than "finish": a held wait or an event stream the client left counts too.
     response.on("close", () => {
       const seconds = (performance.now() - started) / 1000;

@@ -1,9 +1,9 @@
 // @ts-check
 // The largest request body the service reads anywhere (the API's JSON bodies; forms have a
-// smaller limit, lib/http/body.ts). server.mjs enforces it before Next sees a body: Next copies
-// the body of every request its proxy runs for (pages and forms) up to 10 MB, reading it to the
-// end whatever the route answered, and logs a plain-text "Request body exceeded 10MB" line
-// (issue 14).
+// smaller limit, lib/http/body.ts). server.mjs enforces it before Next sees a body, so that no
+// part of Next reads a huge body to its end whatever the route answered (with a proxy.ts, Next
+// copied every page's and form's body up to 10 MB and logged a plain-text "Request body
+// exceeded 10MB" line: issue 14).
 
 export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
 

@@ -23,9 +23,6 @@ export function requestIdOf(incoming, fresh) {
 /** Whether the service is reached over https: secure cookies and HSTS follow from it. @param {string} appUrl */
 export const isHttpsOrigin = (appUrl) => appUrl.trim().toLowerCase().startsWith("https:");
 
-/** The Content-Security-Policy of every API answer (set by server.mjs): JSON loads nothing. */
-export const API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
-
 /**
  * A request's path as logged: without its query, and with a link's iv cut to its first 8
  * characters, since with LEGACY_LINK_APPROVAL whoever knows (project, iv) between approval and

@@ -60,7 +60,13 @@ test("pages carry a strict, per-request CSP that the app's own scripts satisfy",
   expect(second.headers()["content-security-policy"]).not.toBe(policy);
   const api = await request.get(`${MAIN_URL}/api/live`);
   expect(api.headers()["content-security-policy"]).toContain("default-src 'none'");
-  for (const response of [first, api]) {
+  // The build's files carry no markup: no policy, but the headers of every answer.
+  const script = /\/_next\/static\/[^"]+\.js/.exec(await first.text())?.[0];
+  const asset = await request.get(`${MAIN_URL}${script}`);
+  expect(asset.status()).toBe(200);
+  expect(asset.headers()["content-security-policy"]).toBeUndefined();
+  for (const response of [first, api, asset]) {
+    expect(response.headers()["x-frame-options"]).toBe("DENY");
     expect(response.headers()["x-content-type-options"]).toBe("nosniff");
     expect(response.headers()["referrer-policy"]).toBe("no-referrer");
     expect(response.headers()["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
@@ -177,7 +183,7 @@ const streamed = (bytes: number) => (request: ClientRequest) => {
   pump();
 };
 
-// Next copies the body of every request its proxy runs for (the pages and forms), up to 10 MB.
+// Nothing reads a huge body to its end: Next, given a proxy.ts, copied every page's and form's up to 10 MB.
 test("a huge body is refused before it is buffered: 413 JSON, and no Next body-size line in the log", async () => {
   const refusal = { error: "The request body must be at most 16384 bytes.", code: "payload_too_large" };
   for (const [path, type] of [

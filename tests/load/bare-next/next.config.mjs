@@ -2,7 +2,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-// Its own app: nothing of the service's (no proxy.ts, no instrumentation.ts), with Next.js
+// Its own app: nothing of the service's (no instrumentation.ts, no rewrites), with Next.js
 // resolved from the repository's node_modules.
 /** @type {import('next').NextConfig} */
 const nextConfig = {
