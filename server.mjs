@@ -12,6 +12,7 @@ import next from "next";
 import { checkEnvironmentOrExit } from "./lib/runtime/check-environment.mjs";
 import { refuseOversizedBody } from "./lib/runtime/body-limit.mjs";
 import { parseConfig } from "./lib/runtime/config.mjs";
+import { routeTargetOfAlias } from "./lib/runtime/path-aliases.mjs";
 import { logger, routeConsoleToLogger } from "./lib/runtime/logger.mjs";
 import { observeRequest, startMetrics } from "./lib/runtime/metrics.mjs";
 import { runPrimary } from "./lib/runtime/primary.mjs";
@@ -59,6 +60,8 @@ async function serve() {
       log.info({ request_id: requestId, method, path: loggedPath(url), route, status: response.statusCode, ms: Math.round(seconds * 1000) }, "request");
     });
     if (refuseOversizedBody(request, response)) return;
+    const aliased = routeTargetOfAlias(url);
+    if (aliased !== undefined) request.url = aliased;
     void handle(request, response);
   });
 

@@ -4,6 +4,7 @@
 // routes by, read from the build's routes manifest (.next/routes-manifest.json).
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { ALIAS_PATHS } from "./path-aliases.mjs";
 
 /** Next's build output (scripts, styles): one label for all of it. */
 const STATIC_ASSETS = "/_next/static";
@@ -12,22 +13,19 @@ export const UNMATCHED_ROUTE = "unmatched";
 
 /**
  * @typedef {{ page: string, regex: string }} ManifestRoute
- * @typedef {{ staticRoutes?: ManifestRoute[], dynamicRoutes?: ManifestRoute[], rewrites?: { afterFiles?: { source: string, regex: string }[] } }} RoutesManifest
+ * @typedef {{ staticRoutes?: ManifestRoute[], dynamicRoutes?: ManifestRoute[] }} RoutesManifest
  */
 
 /**
  * A function from a request target (path, maybe with a query) to its route pattern. Static
- * routes first, then the rewrites' sources (/.well-known/jwks.json), then the dynamic routes in
- * the manifest's order (Next lists the most specific first, catch-alls last).
+ * routes and the aliases (/.well-known/jwks.json) first, then the dynamic routes in the
+ * manifest's order (Next lists the most specific first, catch-alls last).
  * @param {RoutesManifest} manifest
  * @returns {(target: string) => string}
  */
 export function routeMatcher(manifest) {
-  const exact = new Set((manifest.staticRoutes ?? []).map((route) => route.page));
-  const patterns = [
-    ...(manifest.rewrites?.afterFiles ?? []).map((rewrite) => ({ page: rewrite.source, regex: new RegExp(rewrite.regex) })),
-    ...(manifest.dynamicRoutes ?? []).map((route) => ({ page: route.page, regex: new RegExp(route.regex) })),
-  ];
+  const exact = new Set([...(manifest.staticRoutes ?? []).map((route) => route.page), ...ALIAS_PATHS]);
+  const patterns = (manifest.dynamicRoutes ?? []).map((route) => ({ page: route.page, regex: new RegExp(route.regex) }));
   return (target) => {
     const query = target.indexOf("?");
     const pathname = query === -1 ? target : target.slice(0, query);

@@ -37,7 +37,7 @@ const ROUTES = [
   route("GET", "/api/init/[id]/events", initEvents),
   route("POST", "/api/projects/[projectId]/link/[iv]", createLink),
   route("GET", "/api/projects/[projectId]", linkedProject),
-  // next.config.mjs rewrites the well-known address to app/api/well-known/jwks.
+  // server.mjs maps the well-known address to app/api/well-known/jwks (lib/runtime/path-aliases.mjs).
   route("GET", "/.well-known/jwks.json", jwks),
   route("GET", "/api/health", health),
   route("GET", "/api/live", live),

@@ -12,7 +12,6 @@ const routeOf = routeMatcher({
     { page: "/init/[id]", regex: "^/init/([^/]+?)(?:/)?$" },
     { page: "/api/[...path]", regex: "^/api/(.+?)(?:/)?$" },
   ],
-  rewrites: { afterFiles: [{ source: "/.well-known/jwks.json", regex: "^/\\.well-known/jwks\\.json(?:/)?$" }] },
 });
 
 describe("routeMatcher", () => {

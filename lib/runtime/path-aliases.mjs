@@ -1,0 +1,22 @@
+// @ts-check
+// Public addresses served by a route under another path: the App Router does not route
+// dot-folders. server.mjs maps them before Next.js sees the request; as a rewrite in
+// next.config.mjs, Next matched it against every request, /api/ included, at 3% of
+// `GET /api/live`'s throughput (issue 13).
+
+/** Each public path, and the path of the route that serves it. */
+const ALIASES = new Map([["/.well-known/jwks.json", "/api/well-known/jwks"]]);
+
+/** The public paths that are aliases (the metrics label a request by the path it was sent to). */
+export const ALIAS_PATHS = [...ALIASES.keys()];
+
+/**
+ * The request target with an alias's path replaced by its route's path, the query kept; or
+ * undefined when the path is no alias.
+ * @param {string} target
+ */
+export function routeTargetOfAlias(target) {
+  const query = target.indexOf("?");
+  const routePath = ALIASES.get(query === -1 ? target : target.slice(0, query));
+  return routePath === undefined ? undefined : routePath + (query === -1 ? "" : target.slice(query));
+}
