@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger, redactSecrets } from "@/lib/runtime/logger.mjs";
+import { createLogger, isoTimestamp, redactSecrets } from "@/lib/runtime/logger.mjs";
 
 // Every log line is one JSON object; an error carries its stack; no secret reaches the log,
 // not even inside an error's message (lib/runtime/logger.mjs).
@@ -56,5 +56,22 @@ describe("the logger", () => {
 
   it("leaves text without secrets as it is", () => {
     expect(redactSecrets("init f0hzLD1VaTUHWk7oIoQhpg not found at http://localhost:3000/api/init")).toBe("init f0hzLD1VaTUHWk7oIoQhpg not found at http://localhost:3000/api/init");
+  });
+});
+
+describe("the log lines' time", () => {
+  it("is what toISOString says, to the millisecond, across seconds and a clock set back", () => {
+    const start = Date.UTC(2026, 10, 24, 23, 59, 58, 990);
+    const times = [0, 1, 9, 10, 99, 100, 999, 1000, 1001, 1010, 1999, 2000, 2500, -1500, 3_600_000, 86_400_000 * 400].map((offset) => start + offset);
+    for (const now of times) expect(isoTimestamp(now)).toBe(new Date(now).toISOString());
+  });
+
+  it("is on every line, in ISO 8601", () => {
+    const { log, lines } = capture();
+    const before = Date.now();
+    log.info("hello");
+    const time = Date.parse(JSON.parse(lines[0]).time);
+    expect(time).toBeGreaterThanOrEqual(before);
+    expect(time).toBeLessThanOrEqual(Date.now());
   });
 });
