@@ -49,6 +49,24 @@ describe("POST /api/init — Create Init", () => {
     expect(JSON.stringify(row)).not.toContain(body.secret);
   });
 
+  // The row is written by one raw INSERT (lib/init/init-group-commit.ts): every column must read
+  // back, and compare in Prisma's own queries, as if Prisma had written it (on SQLite a timestamp
+  // is text compared as text, a boolean a number).
+  it("stores each column as Prisma does: its queries find the init by its times and flags", async () => {
+    const body = await createdInit({ sender: "@acme/cli", user_code_shown: true });
+    const prisma = await db();
+    const row = await prisma.init.findUniqueOrThrow({ where: { id: body.id } });
+    expect(row).toMatchObject({ createdAt: new Date(body.timestamp), expiresAt: new Date(body.expires_at), intervalMs: 5000, userCodeShown: true, codeAttempts: 0, wrongCodes: 0, decidedAt: null, projectId: null });
+    const found = (where: object) => prisma.init.count({ where: { id: body.id, ...where } });
+    expect(await found({ createdAt: new Date(body.timestamp), expiresAt: new Date(body.expires_at), userCodeShown: true })).toBe(1);
+    expect(await found({ createdAt: { lt: new Date(body.timestamp + 1) }, expiresAt: { gt: new Date(body.expires_at - 1) } })).toBe(1);
+    expect(await found({ expiresAt: { lt: new Date(body.expires_at) } })).toBe(0);
+    expect(await found({ userCodeShown: false })).toBe(0);
+    // And a row Prisma writes itself reads the same way beside it.
+    const prismaRow = await prisma.init.create({ data: { ...row, id: `${row.id}x`, secretHash: `${row.secretHash}x` } });
+    expect(await prisma.init.count({ where: { id: { in: [row.id, prismaRow.id] }, createdAt: row.createdAt, expiresAt: row.expiresAt, userCodeShown: true } })).toBe(2);
+  });
+
   // Inits that arrive together share one commit (lib/init/init-group-commit.ts): each must still
   // be answered with its own row, durable before its 201, and none mixed up with another.
   it("answers 60 concurrent creations each with its own stored row", async () => {
