@@ -1,7 +1,7 @@
 // @ts-check
 // The security headers of every answer, set by server.mjs before Next.js sees the request.
 // Here rather than in next.config.mjs `headers()` and a proxy.ts: with either of those, Next
-// matches and compiles them on every request, /api/ included, which cost `GET /api/live` 6–7%
+// matches and compiles them on every request, /api/ included, which cost a bare Next app 6–7%
 // of its throughput (issue 13, docs/benchmark.md); here they cost a few setHeader calls.
 import { randomBytes } from "node:crypto";
 
@@ -28,9 +28,16 @@ export function pagePolicy(nonce, dev) {
   ].join("; ");
 }
 
-/** Answers that are JSON; and the build's files and icon, which carry no markup and need no policy. */
+/** Answers that are JSON; and the build's files and images, which carry no markup and need no policy. */
 const API_PREFIXES = ["/api/", "/.well-known/"];
-const FILE_PREFIXES = ["/_next/static/", "/_next/image", "/favicon.ico"];
+const FILE_PREFIXES = ["/_next/static/", "/_next/image"];
+
+/**
+ * Next routes by the normalized path (`/_next/static/%2e%2e/%2e%2e/signin` is the sign-in page),
+ * so a path with a dot segment or an escape may be a page whatever its prefix: it gets a page's
+ * policy. Browsers remove dot segments before sending; only a hand-made request has them.
+ */
+const MAYBE_ELSEWHERE = /^[^?]*(?:%|\/\.)/;
 
 /**
  * Sets the headers every answer carries: no framing (clickjacking of Approve), no referrer (a
@@ -46,10 +53,13 @@ export function setSecurityHeaders(request, response, { httpsOnly, dev }) {
   response.setHeader("Referrer-Policy", "no-referrer");
   response.setHeader("X-Content-Type-Options", "nosniff");
   if (httpsOnly) response.setHeader("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
+  // Next takes a page's nonce from the request's policy: only ours may be there.
+  delete request.headers["content-security-policy"];
+  delete request.headers["content-security-policy-report-only"];
   const url = request.url ?? "";
   if (API_PREFIXES.some((prefix) => url.startsWith(prefix))) {
     response.setHeader("Content-Security-Policy", API_POLICY);
-  } else if (!FILE_PREFIXES.some((prefix) => url.startsWith(prefix))) {
+  } else if (!FILE_PREFIXES.some((prefix) => url.startsWith(prefix)) || MAYBE_ELSEWHERE.test(url)) {
     const policy = pagePolicy(randomBytes(16).toString("base64"), dev);
     request.headers["content-security-policy"] = policy;
     response.setHeader("Content-Security-Policy", policy);

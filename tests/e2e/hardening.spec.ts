@@ -183,7 +183,8 @@ const streamed = (bytes: number) => (request: ClientRequest) => {
   pump();
 };
 
-// Nothing reads a huge body to its end: Next, given a proxy.ts, copied every page's and form's up to 10 MB.
+// Nothing reads a huge body to its end. The last check guards against a proxy.ts coming back:
+// given one, Next copied every page's and form's body up to 10 MB and logged that line.
 test("a huge body is refused before it is buffered: 413 JSON, and no Next body-size line in the log", async () => {
   const refusal = { error: "The request body must be at most 16384 bytes.", code: "payload_too_large" };
   for (const [path, type] of [
