@@ -3,6 +3,7 @@
 // dot-folders. server.mjs maps them before Next.js sees the request; as a rewrite in
 // next.config.mjs, Next matched it against every request, /api/ included, at 3% of
 // `GET /api/live`'s throughput (issue 13).
+import { pathOf } from "./request-context.mjs";
 
 /** Each public path, and the path of the route that serves it. */
 const ALIASES = new Map([["/.well-known/jwks.json", "/api/well-known/jwks"]]);
@@ -16,7 +17,7 @@ export const ALIAS_PATHS = [...ALIASES.keys()];
  * @param {string} target
  */
 export function routeTargetOfAlias(target) {
-  const query = target.indexOf("?");
-  const routePath = ALIASES.get(query === -1 ? target : target.slice(0, query));
-  return routePath === undefined ? undefined : routePath + (query === -1 ? "" : target.slice(query));
+  const path = pathOf(target);
+  const routePath = ALIASES.get(path);
+  return routePath === undefined ? undefined : routePath + target.slice(path.length);
 }

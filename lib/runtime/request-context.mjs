@@ -23,14 +23,19 @@ export function requestIdOf(incoming, fresh) {
 /** Whether the service is reached over https: secure cookies and HSTS follow from it. @param {string} appUrl */
 export const isHttpsOrigin = (appUrl) => appUrl.trim().toLowerCase().startsWith("https:");
 
+/** A request target's path: everything before its query. @param {string} target */
+export function pathOf(target) {
+  const query = target.indexOf("?");
+  return query === -1 ? target : target.slice(0, query);
+}
+
 /**
  * A request's path as logged: without its query, and with a link's iv cut to its first 8
  * characters, since with LEGACY_LINK_APPROVAL whoever knows (project, iv) between approval and
  * claim gets the link. @param {string} url the request target or pathname
  */
 export function loggedPath(url) {
-  const query = url.indexOf("?");
-  const path = query === -1 ? url : url.slice(0, query);
+  const path = pathOf(url);
   return path.includes("/link/") ? path.replace(/(\/link\/[^/]{8})[^/]+/, "$1…") : path;
 }
 

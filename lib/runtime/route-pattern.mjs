@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ALIAS_PATHS } from "./path-aliases.mjs";
+import { pathOf } from "./request-context.mjs";
 
 /** Next's build output (scripts, styles): one label for all of it. */
 const STATIC_ASSETS = "/_next/static";
@@ -27,8 +28,7 @@ export function routeMatcher(manifest) {
   const exact = new Set([...(manifest.staticRoutes ?? []).map((route) => route.page), ...ALIAS_PATHS]);
   const patterns = (manifest.dynamicRoutes ?? []).map((route) => ({ page: route.page, regex: new RegExp(route.regex) }));
   return (target) => {
-    const query = target.indexOf("?");
-    const pathname = query === -1 ? target : target.slice(0, query);
+    const pathname = pathOf(target);
     const trimmed = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
     if (exact.has(trimmed)) return trimmed;
     if (pathname.startsWith(`${STATIC_ASSETS}/`)) return STATIC_ASSETS;

@@ -4,6 +4,7 @@
 // matches and compiles them on every request, /api/ included, which cost a bare Next app 6–7%
 // of its throughput (issue 13, docs/benchmark.md); here they cost a few setHeader calls.
 import { randomBytes } from "node:crypto";
+import { pathOf } from "./request-context.mjs";
 
 /** The Content-Security-Policy of every API answer: JSON loads nothing. */
 const API_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -37,7 +38,7 @@ const FILE_PREFIXES = ["/_next/static/", "/_next/image"];
  * so a path with a dot segment or an escape may be a page whatever its prefix: it gets a page's
  * policy. Browsers remove dot segments before sending; only a hand-made request has them.
  */
-const MAYBE_ELSEWHERE = /^[^?]*(?:%|\/\.)/;
+const MAYBE_ELSEWHERE = /%|\/\./;
 
 /**
  * Sets the headers every answer carries: no framing (clickjacking of Approve), no referrer (a
@@ -59,7 +60,7 @@ export function setSecurityHeaders(request, response, { httpsOnly, dev }) {
   const url = request.url ?? "";
   if (API_PREFIXES.some((prefix) => url.startsWith(prefix))) {
     response.setHeader("Content-Security-Policy", API_POLICY);
-  } else if (!FILE_PREFIXES.some((prefix) => url.startsWith(prefix)) || MAYBE_ELSEWHERE.test(url)) {
+  } else if (!FILE_PREFIXES.some((prefix) => url.startsWith(prefix)) || MAYBE_ELSEWHERE.test(pathOf(url))) {
     const policy = pagePolicy(randomBytes(16).toString("base64"), dev);
     request.headers["content-security-policy"] = policy;
     response.setHeader("Content-Security-Policy", policy);
