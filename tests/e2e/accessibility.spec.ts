@@ -52,6 +52,17 @@ async function expectPhoneLayout(page: Page) {
   }
 }
 
+/** In every mode: the header's links end inside the header's column (a long email shrinks, it never pushes Sign out out). */
+async function expectHeaderWithinColumn(page: Page) {
+  const header = await page.locator("header.site").boundingBox();
+  expect(header).not.toBeNull();
+  for (const item of await page.locator("header.site nav > *:visible").all()) {
+    const box = await item.boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.x + box!.width).toBeLessThanOrEqual(header!.x + header!.width);
+  }
+}
+
 /** Opens `url` in every mode and audits it; `after` checks more in the open page. */
 async function auditEverywhere(browser: Browser, url: string, options: { person?: { site: string; session: string }; prepare?: (page: Page) => Promise<void>; after?: (page: Page, mode: Mode) => Promise<void>; shot: string }) {
   for (const mode of MODES) {
@@ -61,6 +72,7 @@ async function auditEverywhere(browser: Browser, url: string, options: { person?
     await options.prepare?.(page);
     await page.screenshot({ path: `test-results/screenshots/pages/${options.shot}-${mode.name}.png`, fullPage: true });
     await expectNoViolations(page);
+    await expectHeaderWithinColumn(page);
     if (isPhone(mode)) await expectPhoneLayout(page);
     await options.after?.(page, mode);
     await context.close();
