@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   "internal_error",
   "unavailable",
   "key_not_ready",
+  "server_busy",
   "link_approval_pending",
   "link_denied",
   "link_approval_expired",

@@ -111,7 +111,8 @@ export type ApiErrorCode =
   | "rate_limited"
   | "internal_error"
   | "unavailable"
-  | "key_not_ready";
+  | "key_not_ready"
+  | "server_busy";
 
 /** The codes of failures the client itself finds. */
 export type ClientErrorCode =

@@ -24,6 +24,7 @@ export const errorStatus: Record<ErrorCode, number> = {
   internal_error: 500,
   unavailable: 503,
   key_not_ready: 503,
+  server_busy: 503,
   // A browser-approved link (docs/api.md, Compatibility) not approved yet: accepted, not done. The
   // client asks again; every answer but 200 means "not yet" to it.
   link_approval_pending: 202,

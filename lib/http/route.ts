@@ -5,6 +5,7 @@ import { ApiError } from "../errors";
 import type { RequestOrigin } from "../request-origin";
 import { logger } from "../runtime/logger.mjs";
 import { loggedPath, REQUEST_ID_HEADER } from "../runtime/request-context.mjs";
+import { enterWaitingRoom } from "../waiting-room";
 import { authenticate, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
 import { discardBody, readFormBody, readJsonBody } from "./body";
 import { requestOrigin } from "./client-address";
@@ -64,7 +65,10 @@ type Options<A extends Authentication, P, B> = {
   sameOrigin?: boolean;
   params?: z.ZodType<P>;
   body?: BodyOption<B>;
-  /** RFC 7240 `Prefer: wait` is honoured (capped); the answer says the wait it applied in `Preference-Applied`. */
+  /**
+   * RFC 7240 `Prefer: wait` is honoured (capped); the answer says the wait it applied in
+   * `Preference-Applied`. A process that holds as many waits as it may answers at once, without it.
+   */
   wait?: true;
 };
 
@@ -136,7 +140,10 @@ export function route<A extends Authentication, R, P, B>(
     // the same-origin check or authentication refuses the request.
     const parsed = options.params ? options.params.safeParse(raw) : { success: true as const, data: {} as P };
     const params = parsed.success ? parsed.data : undefined;
-    const wait = options.wait ? preferredWait(headers.get("prefer")) : null;
+    const asked = options.wait ? preferredWait(headers.get("prefer")) : null;
+    // Taken before anything waits, so that the bound holds however many requests arrive at once.
+    const leaveWaitingRoom = asked ? enterWaitingRoom(cfg) : null;
+    const wait = asked && leaveWaitingRoom === null ? null : asked;
     let formFields: Record<string, string> | undefined;
     try {
       if (options.sameOrigin) assertSameOrigin(cfg, headers);
@@ -180,6 +187,8 @@ export function route<A extends Authentication, R, P, B>(
       target.searchParams.set("error", known.code);
       const kept = answer.keep && formFields ? answer.keep(cfg, formFields, known) : undefined;
       return redirectResponse(cfg.appUrl, target.pathname + target.search, kept);
+    } finally {
+      leaveWaitingRoom?.();
     }
   };
 }

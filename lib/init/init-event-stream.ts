@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { ApiError } from "../errors";
 import { RANDOM_ID_PATTERN } from "../secrets";
+import { enterWaitingRoom } from "../waiting-room";
 import { watchInit } from "./init-events";
 import { effectiveStatus, initNotFound, type InitStatus } from "./init-lifecycle";
 import { readInitRow, statusAnswer, type InitRow } from "./read-init-status";
@@ -14,7 +15,8 @@ import { readInitRow, statusAnswer, type InitRow } from "./read-init-status";
 //
 // A stream is not a poll and does not move the poll clock: two tabs of one browser must both
 // follow the init, and a stream reads the row only when a change is noticed or the init
-// expires. Instead, open streams are bounded per init and per process.
+// expires. Instead, open streams are bounded per init (in each process), and with the held
+// requests by the process's waiting room (lib/waiting-room.ts).
 
 export const HEARTBEAT_MS = 15_000;
 const REREAD_HEARTBEATS = 4;
@@ -45,12 +47,17 @@ export async function openInitEventStream(cfg: Config, id: string, lastEventId: 
   // Watched before the read: a change committed after it still reaches the stream.
   const watch = watchInit(id, "eventStream");
   let init: InitRow | null;
+  let leaveWaitingRoom: () => void;
   try {
     init = await readInitRow(id);
     if (init === null) throw initNotFound();
+    const retryAfterSeconds = Math.ceil(init.intervalMs / 1000);
     if ((open.get(id) ?? 0) >= MAX_STREAMS_PER_INIT) {
-      throw new ApiError("rate_limited", `At most ${MAX_STREAMS_PER_INIT} event streams per init at once.`, { retryAfterSeconds: Math.ceil(init.intervalMs / 1000) });
+      throw new ApiError("rate_limited", `At most ${MAX_STREAMS_PER_INIT} event streams per init at once.`, { retryAfterSeconds });
     }
+    const left = enterWaitingRoom(cfg);
+    if (left === null) throw new ApiError("server_busy", "This server holds as many waiting requests as it can. Poll the status instead.", { retryAfterSeconds });
+    leaveWaitingRoom = left;
   } catch (error) {
     watch.close();
     throw error;
@@ -65,6 +72,7 @@ export async function openInitEventStream(cfg: Config, id: string, lastEventId: 
     released = true;
     stop.abort();
     watch.close();
+    leaveWaitingRoom();
     const left = (open.get(id) ?? 1) - 1;
     if (left === 0) open.delete(id);
     else open.set(id, left);

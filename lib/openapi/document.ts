@@ -72,7 +72,7 @@ const header = (doc: HeaderDoc): JsonObject => ({ description: doc.description, 
 /** The headers of an error answer of `status` whose codes are `codes`. */
 function errorHeaders(auth: OperationAuth, status: number, codes: ErrorCode[]): JsonObject {
   const headers: JsonObject = { "Cache-Control": header({ description: "`no-store`.", schema: { type: "string" }, example: "no-store" }) };
-  if (codes.some((code) => ["slow_down", "rate_limited", "unavailable", "key_not_ready"].includes(code))) {
+  if (codes.some((code) => ["slow_down", "rate_limited", "unavailable", "key_not_ready", "server_busy"].includes(code))) {
     headers["Retry-After"] = header({ description: "Seconds to wait before asking again (RFC 9110 §10.2.3).", schema: { type: "integer" }, example: 5 });
   }
   if (status === 401 && takesBearer(auth)) {

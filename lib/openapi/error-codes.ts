@@ -25,6 +25,7 @@ export const ERROR_CODE_DOCS: Record<ErrorCode, { meaning: string; example: stri
   rate_limited: { meaning: "Too many requests in the window; `Retry-After` says when to try again.", example: "Too many requests: at most 10 per 60 s. Try again in 42 s." },
   internal_error: { meaning: "Our fault; the detail is only in the server's log, under the request id.", example: "Something went wrong on our side. Please try again." },
   unavailable: { meaning: "The database does not answer; `Retry-After` says when to try again.", example: "The database does not answer." },
+  server_busy: { meaning: "This process holds as many waiting requests as it may (`WAITING_PER_PROCESS`); poll the status instead, or try again after `Retry-After`.", example: "This server holds as many waiting requests as it can. Poll the status instead." },
   key_not_ready: { meaning: "The project's key pair is still being generated; try again after `Retry-After`.", example: "This project's key pair is still being generated. Try again shortly." },
   link_approval_pending: { meaning: "A browser-approved link is not approved yet: ask again later.", example: "Waiting for a person to approve this link in the browser, at /projects/{projectId}/link/{iv}. Ask again later." },
   link_denied: { meaning: "The person denied this browser-approved link.", example: "The person denied this link. Start again with a new random iv." },

@@ -59,7 +59,8 @@ const PREFER: HeaderDoc & { required?: boolean } = {
   example: "wait=30",
 };
 
-const PREFERENCE_APPLIED: HeaderDoc = { description: "With `Prefer: wait`: the wait applied, capped (`wait=<seconds>`).", schema: { type: "string" }, example: "wait=30" };
+const PREFERENCE_APPLIED: HeaderDoc = {
+  description: "With `Prefer: wait`: the wait applied, capped (`wait=<seconds>`). Absent when the server already holds as many waiting requests as it may (`WAITING_PER_PROCESS`) and answered at once, as a plain poll: poll at `interval`.", schema: { type: "string" }, example: "wait=30" };
 
 const statusEvent = (status: string, extra = "") =>
   `id: ${status}\ndata: {"id":"Q2hvb3NlQVJhbmRvbUlkMQ","status":"${status}","timestamp":1764000005000,"interval":5000,"expires_at":1764000900000${extra}}\n\n`;
@@ -96,7 +97,7 @@ export const OPERATIONS: OperationDoc[] = [
     operationId: "getInitStatus",
     summary: "Init status (and the access token pickup)",
     description:
-      "Poll at most every `interval` ms (else 429 `slow_down`). Anyone may read the status; the client that sends the init's secret as `Authorization: Bearer <secret>` also gets, once done, the project, the approver and, exactly once, an access token for the project. `Prefer: wait=<seconds>` holds a pending answer until the status changes.",
+      "Poll at most every `interval` ms (else 429 `slow_down`). Anyone may read the status; the client that sends the init's secret as `Authorization: Bearer <secret>` also gets, once done, the project, the approver and, exactly once, an access token for the project. `Prefer: wait=<seconds>` holds a pending answer until the status changes (see `Preference-Applied`).",
     tag: "Init",
     auth: "initSecret",
     params: initIdParamsSchema,
@@ -138,7 +139,7 @@ export const OPERATIONS: OperationDoc[] = [
       },
       { status: 204, description: "The client has already seen the final event (`Last-Event-ID` is `done`, `denied` or `expired`)." },
     ],
-    errors: ["not_found", "rate_limited", "internal_error"],
+    errors: ["not_found", "rate_limited", "internal_error", "server_busy"],
   },
   {
     method: "post",

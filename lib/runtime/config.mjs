@@ -121,6 +121,8 @@ const envSchema = z.object({
   // 0: one worker process per core (lib/runtime/worker-count.mjs).
   WEB_CONCURRENCY: intFromEnv("WEB_CONCURRENCY", 0, 1, 256),
   WORKER_HEAP_MB: intFromEnv("WORKER_HEAP_MB", 384, 64, 65_536),
+  // 0: from WORKER_HEAP_MB (waitingPerProcess below).
+  WAITING_PER_PROCESS: intFromEnv("WAITING_PER_PROCESS", 0, 1, 1_000_000),
   INIT_INTERVAL_MS: intFromEnv("INIT_INTERVAL_MS", 5000, 100, 600_000),
   INIT_LIFETIME_SECONDS: intFromEnv("INIT_LIFETIME_SECONDS", 900, 10, 86_400),
   TRUST_PROXY_HOPS: intFromEnv("TRUST_PROXY_HOPS", 0, 0, 10),
@@ -176,6 +178,9 @@ export function parseConfig(env) {
     databaseUrl,
     port: parsed.PORT,
     workerHeapMb: parsed.WORKER_HEAP_MB,
+    // A held request keeps about 64 KiB of heap (mostly Next.js's state of the request): 12 a MiB
+    // of the heap above 128 MiB leave a quarter of it spare (3,072 for the default 384 MiB).
+    waitingPerProcess: parsed.WAITING_PER_PROCESS || Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 12),
     initIntervalMs: parsed.INIT_INTERVAL_MS,
     initLifetimeMs: parsed.INIT_LIFETIME_SECONDS * 1000,
     trustProxyHops: parsed.TRUST_PROXY_HOPS,

@@ -17,6 +17,7 @@ describe("parseConfig", () => {
       trustProxyHops: 0,
       sqliteSynchronous: "FULL",
       workerHeapMb: 384,
+      waitingPerProcess: 3072,
       databasePoolSize: 10,
       databaseListenUrl: null,
       sweepIntervalMs: 300_000,
@@ -60,6 +61,14 @@ describe("parseConfig", () => {
   it("gives each worker a V8 heap of 384 MiB unless told otherwise", () => {
     expect(parseConfig(withKey({})).workerHeapMb).toBe(384);
     expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).workerHeapMb).toBe(1024);
+  });
+
+  // Each held request keeps its share of the heap, so the bound follows the heap unless it is set.
+  it("bounds the requests held open by the heap, unless WAITING_PER_PROCESS says", () => {
+    expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).waitingPerProcess).toBe(10_752);
+    expect(parseConfig(withKey({ WORKER_HEAP_MB: "128" })).waitingPerProcess).toBe(100);
+    expect(parseConfig(withKey({ WAITING_PER_PROCESS: "50" })).waitingPerProcess).toBe(50);
+    expect(() => parseConfig(withKey({ WAITING_PER_PROCESS: "0" }))).toThrow(/WAITING_PER_PROCESS/);
   });
 
   // Without APP_URL the links a client is handed must open where the server listens.
