@@ -34,7 +34,8 @@ export function prepareSqliteFiles(file: string): void {
   const absolute = path.resolve(file);
   mkdirSync(path.dirname(absolute), { recursive: true, mode: 0o700 });
   for (const database of [absolute, countersFile(absolute)]) {
-    closeSync(openSync(database, "a", 0o600));
+    // The database is data named at run time, not a file of the build to trace.
+    closeSync(openSync(/* turbopackIgnore: true */ database, "a", 0o600));
     for (const each of [database, `${database}-wal`, `${database}-shm`]) ownerOnly(each);
   }
 }
