@@ -90,6 +90,28 @@ test("two tabs of one browser both show an approval made in a third, without a r
   }
 });
 
+// A server that holds as many waits as it may refuses the stream (503 server_busy, as
+// lib/init/init-event-stream.ts answers it; a buffering proxy fails it too): the page polls.
+test("a page whose event stream is refused follows the init by polling", async ({ page, context, request }) => {
+  const init = await createInit(request);
+  await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  await page.route(`**/api/init/${init.id}/events`, (route) =>
+    route.fulfill({ status: 503, headers: { "retry-after": "5" }, contentType: "application/json", json: { error: "This server holds as many waiting requests as it can. Poll the status instead.", code: "server_busy" } }),
+  );
+  const refused = page.waitForResponse((response) => response.url().endsWith(`/api/init/${init.id}/events`));
+  const polled = page.waitForResponse((response) => response.url().endsWith(`/api/init/${init.id}`) && response.request().method() === "GET");
+  await page.reload();
+  expect((await refused).status()).toBe(503);
+  expect(await (await polled).json()).toMatchObject({ status: "pending" });
+  const other = await context.newPage();
+  await other.goto(init.redirect_url);
+  await other.getByLabel(`The code in my terminal is ${init.user_code}`).check();
+  await other.getByRole("button", { name: "Approve" }).click();
+  await expect(other.getByRole("heading", { name: "Approved" })).toBeVisible();
+  await expect(page.getByRole("status")).toContainText("Approved", { timeout: 15_000 });
+});
+
 test("another person can neither see nor approve into someone else's project", async ({ browser, page, request }) => {
   const init = await createInit(request);
   await approveAsNewPerson(page, init);
