@@ -51,9 +51,9 @@ export function redirectResponse(appUrl: string, path: string, setCookie?: strin
  * A Server-Sent Events answer, or 204 No Content when there is nothing more to send. no-transform
  * keeps the server's compression from buffering the events.
  */
-export function eventStreamResponse(stream: ReadableStream<Uint8Array> | null): Response {
+export function eventStreamResponse(stream: ReadableStream<Uint8Array> | null, { withoutBody = false } = {}): Response {
   if (stream === null) return new Response(null, { status: 204, headers: API_HEADERS });
-  return new Response(stream, {
+  return new Response(withoutBody ? null : stream, {
     headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform", "X-Accel-Buffering": "no" },
   });
 }

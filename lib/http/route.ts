@@ -168,7 +168,14 @@ export function route<A extends Authentication, R, P, B>(
         signal: request.signal,
         headers,
       });
-      if ("stream" in answer) return eventStreamResponse(result as ReadableStream<Uint8Array> | null);
+      if ("stream" in answer) {
+        const stream = result as ReadableStream<Uint8Array> | null;
+        // Next answers HEAD with the GET handler and neither reads nor cancels the body: unread,
+        // the stream would follow the init, and keep its place in the waiting room, until the init ends.
+        if (request.method !== "HEAD" || stream === null) return eventStreamResponse(stream);
+        await stream.cancel();
+        return eventStreamResponse(stream, { withoutBody: true });
+      }
       if ("text" in answer) {
         const { contentType, body } = result as Text;
         return textResponse(body, contentType);

@@ -59,7 +59,21 @@ describe("the waiting room", () => {
     await waiting(fourth.id);
   });
 
-  it("gives the place back when a wait is refused, aborted, or its stream is cancelled", async () => {
+  // Next neither reads nor cancels a HEAD answer's body: the stream must not outlive the answer.
+  it("answers HEAD on the event stream with its headers, and keeps no stream open", async () => {
+    const [first, second, third] = await Promise.all([createdInit(), createdInit(), createdInit()]);
+    for (const init of [first, second]) {
+      const answer = await dispatch("HEAD", `/api/init/${init.id}/events`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+      expect(answer.body).toBeNull();
+      await waiting(init.id, 0);
+    }
+    held(third.id);
+    await waiting(third.id);
+  });
+
+  it("gives the place back when a wait's request is refused (401), aborted, or its stream is cancelled", async () => {
     const [first, second, third] = await Promise.all([createdInit(), createdInit(), createdInit()]);
     for (let attempt = 0; attempt < 3; attempt++) {
       const wrongSecret = await held(first.id, { authorization: "Bearer ilsec_wrong" }).answer;

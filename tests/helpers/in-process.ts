@@ -35,6 +35,8 @@ const ROUTES = [
   route("POST", "/api/init", createInit),
   route("GET", "/api/init/[id]", initStatus),
   route("GET", "/api/init/[id]/events", initEvents),
+  // Next answers HEAD with the GET handler of a route that exports no HEAD.
+  route("HEAD", "/api/init/[id]/events", initEvents),
   route("POST", "/api/projects/[projectId]/link/[iv]", createLink),
   route("GET", "/api/projects/[projectId]", linkedProject),
   // server.mjs maps the well-known address to app/api/well-known/jwks (lib/runtime/path-aliases.mjs).
