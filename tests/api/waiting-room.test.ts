@@ -59,6 +59,20 @@ describe("the waiting room", () => {
     await waiting(fourth.id);
   });
 
+  // The place is taken before anything awaits: requests arriving together cannot overshoot.
+  it("holds exactly WAITING_PER_PROCESS of 50 waits that arrive at once, and answers the others at once", async () => {
+    const inits = await Promise.all(Array.from({ length: 50 }, () => createdInit()));
+    const waits = inits.map((init) => held(init.id).answer);
+    const isHeld = (index: number) => waitingOn(inits[index].id) === 1;
+    await vi.waitFor(() => expect(inits.filter((_, index) => isHeld(index))).toHaveLength(2), { timeout: 10_000 });
+    const others = await Promise.all(waits.filter((_, index) => !isHeld(index)));
+    expect(others).toHaveLength(48);
+    for (const answer of others) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("preference-applied")).toBeNull();
+    }
+  });
+
   // Next neither reads nor cancels a HEAD answer's body: the stream must not outlive the answer.
   it("answers HEAD on the event stream with its headers, and keeps no stream open", async () => {
     const [first, second, third] = await Promise.all([createdInit(), createdInit(), createdInit()]);

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type BrowserContext } from "@playwright/test";
 import { approveAsNewPerson, createInit, newEmail, PASSWORD, signUpFromInitPage, status } from "./flow";
 
 test("a person signs up from the init page, checks the code, approves, and the client collects its token once", async ({ page, request }) => {
@@ -55,15 +55,20 @@ test("Approve needs the code confirmed, and Deny denies", async ({ page, request
   expect(denied.access_token).toBeUndefined();
 });
 
-test("the page updates without a reload when another tab approves", async ({ page, context, request }) => {
-  const init = await createInit(request);
-  await page.goto(init.redirect_url);
-  await signUpFromInitPage(page, newEmail());
+/** Approves the init in a new tab of the signed-in browser, and waits for that tab to say so. */
+async function approveInNewTab(context: BrowserContext, init: { redirect_url: string; user_code: string }): Promise<void> {
   const other = await context.newPage();
   await other.goto(init.redirect_url);
   await other.getByLabel(`The code in my terminal is ${init.user_code}`).check();
   await other.getByRole("button", { name: "Approve" }).click();
   await expect(other.getByRole("heading", { name: "Approved" })).toBeVisible();
+}
+
+test("the page updates without a reload when another tab approves", async ({ page, context, request }) => {
+  const init = await createInit(request);
+  await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  await approveInNewTab(context, init);
   await expect(page.getByRole("status")).toContainText("Approved", { timeout: 15_000 });
   await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
 });
@@ -79,11 +84,7 @@ test("two tabs of one browser both show an approval made in a third, without a r
   await Promise.all([page.reload(), second.reload()]);
   for (const stream of await Promise.all(streams)) expect(stream.headers()["content-type"]).toContain("text/event-stream");
   for (const tab of [page, second]) await expect(tab.getByRole("status")).toContainText("Waiting for approval");
-  const third = await context.newPage();
-  await third.goto(init.redirect_url);
-  await third.getByLabel(`The code in my terminal is ${init.user_code}`).check();
-  await third.getByRole("button", { name: "Approve" }).click();
-  await expect(third.getByRole("heading", { name: "Approved" })).toBeVisible();
+  await approveInNewTab(context, init);
   for (const tab of [page, second]) {
     await expect(tab.getByRole("status")).toContainText("Approved");
     await expect(tab.getByRole("heading", { name: "Approved" })).toBeVisible();
@@ -104,11 +105,7 @@ test("a page whose event stream is refused follows the init by polling", async (
   await page.reload();
   expect((await refused).status()).toBe(503);
   expect(await (await polled).json()).toMatchObject({ status: "pending" });
-  const other = await context.newPage();
-  await other.goto(init.redirect_url);
-  await other.getByLabel(`The code in my terminal is ${init.user_code}`).check();
-  await other.getByRole("button", { name: "Approve" }).click();
-  await expect(other.getByRole("heading", { name: "Approved" })).toBeVisible();
+  await approveInNewTab(context, init);
   await expect(page.getByRole("status")).toContainText("Approved", { timeout: 15_000 });
 });
 
