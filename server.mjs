@@ -41,7 +41,7 @@ async function serve() {
   const securityOptions = { httpsOnly: isHttpsOrigin(appUrl), dev };
 
   // One JSON line per request, carrying the id that the app's own log lines of that request
-  // carry too (lib/http/route.ts), and its route pattern. The path only (loggedPath): no query
+  // carry too (lib/api/route.ts), and its route pattern. The path only (loggedPath): no query
   // string, no whole iv.
   const server = createServer((request, response) => {
     const started = performance.now();

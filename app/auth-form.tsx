@@ -1,9 +1,9 @@
 import { cookies } from "next/headers";
 import Link from "next/link";
-import { FORM_FLASH_COOKIE, readFormFlash, type AuthField, type FormFlash } from "@/lib/auth/form-flash";
-import { safeReturnTo, withReturnTo } from "@/lib/auth/return-to";
+import { FORM_FLASH_COOKIE, readFormFlash, type AuthField, type FormFlash } from "@/lib/api/form-flash";
+import { safeReturnTo, withReturnTo } from "@/lib/api/return-to";
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-limits";
-import { formErrorMessage } from "@/lib/http/messages";
+import { pageMessage } from "@/lib/errors";
 import { ErrorAlert } from "./form-parts";
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
@@ -20,7 +20,7 @@ const FIELD_PROBLEMS: Record<AuthField, string> = {
 
 /** The message shown next to the field at fault, or above the form when no one field is. */
 function errorPlacement(code: string | string[] | undefined, flash: FormFlash | null): { field: AuthField | null; message: string | null } {
-  const message = formErrorMessage(code);
+  const message = pageMessage(code);
   if (message === null) return { field: null, message: null };
   const field = flash?.field ?? null;
   if (field === null) return { field: null, message };

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense, type ReactNode } from "react";
-import { pageSession } from "@/lib/auth/current-user";
-import { formErrorMessage } from "@/lib/http/messages";
+import { pageSession } from "@/lib/api/page-session";
+import { pageMessage } from "@/lib/errors";
 import { ErrorAlert } from "./form-parts";
 import { SignInLinks } from "./sign-in-links";
 import "./globals.css";
@@ -54,7 +54,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           </nav>
         </header>
         <main>
-          {duplicateCookie ? <ErrorAlert message={formErrorMessage("duplicate_session_cookie")} /> : null}
+          {duplicateCookie ? <ErrorAlert message={pageMessage("duplicate_session_cookie")} /> : null}
           {children}
         </main>
       </body>

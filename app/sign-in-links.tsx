@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { safeReturnTo, withReturnTo } from "@/lib/auth/return-to";
+import { safeReturnTo, withReturnTo } from "@/lib/api/return-to";
 
 const AUTH_PAGES = new Set(["/signin", "/signup"]);
 

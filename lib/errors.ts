@@ -1,45 +1,190 @@
-// The one error type domain code throws, named by its wire code. lib/http/error-status.ts maps
-// each code to its HTTP status, in one table; nothing else in lib/ knows about HTTP.
+// Every error the service answers, once: its HTTP status, what it means (the OpenAPI document
+// and /docs) with an example of its message, and what a page says for a form sent back with
+// ?error=<code>. Domain code throws ApiError by code with the data the
+// client needs (the interval to keep, when to try again); lib/api turns it into an answer.
+// Adding a code is one entry here, plus its test.
 
-export const ERROR_CODES = [
-  "invalid_request",
-  "invalid_json",
-  "duplicate_session_cookie",
-  "code_mismatch",
-  "unauthorized",
-  "invalid_credentials",
-  "invalid_secret",
-  "invalid_token",
-  "cross_site_request",
-  "email_taken",
-  "link_conflict",
-  "link_revoked",
-  "init_not_pending",
-  "payload_too_large",
-  "unsupported_media_type",
-  "not_found",
-  "method_not_allowed",
-  "slow_down",
-  "rate_limited",
-  "internal_error",
-  "unavailable",
-  "key_not_ready",
-  "server_busy",
-  "link_approval_pending",
-  "link_denied",
-  "link_approval_expired",
-] as const;
+type ErrorEntry = {
+  status: number;
+  /** What the code means, for the API reference. */
+  meaning: string;
+  /** An example of its message, for the API reference. */
+  example: string;
+  /** What a page shows for it; a code without one shows the generic line. */
+  page?: string;
+};
 
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export const ERRORS = {
+  invalid_request: {
+    status: 400,
+    meaning: "A field, parameter or the body is not what the operation takes; `fields` names each.",
+    example: "sender is required",
+    page: "Some fields are missing or not valid. Check them and try again.",
+  },
+  invalid_json: { status: 400, meaning: "The body is not valid JSON (or not UTF-8).", example: "The request body is not valid JSON." },
+  duplicate_session_cookie: {
+    status: 400,
+    meaning: "The request carries two session cookies (pages only).",
+    example: "The request carries two session cookies. Clear this site's cookies and sign in again.",
+    page: "Your browser sent two session cookies for this site. Clear this site's cookies, then sign in again.",
+  },
+  code_mismatch: {
+    status: 400,
+    meaning: "The code typed on the init page does not match (pages only).",
+    example: "That code does not match. Check the code in your terminal and type it again.",
+    page: "The code was not confirmed or does not match. Check the code in your terminal.",
+  },
+  unauthorized: {
+    status: 401,
+    meaning: "No credential was sent where one is needed.",
+    example: "Send an access token as Authorization: Bearer <token>.",
+    page: "Sign in first.",
+  },
+  invalid_credentials: {
+    status: 401,
+    meaning: "Wrong email or password (pages only).",
+    example: "The email or password is not right.",
+    page: "The email or password is not right.",
+  },
+  invalid_secret: { status: 401, meaning: "The init secret is malformed or is not this init's.", example: "The secret does not belong to this init." },
+  invalid_token: {
+    status: 401,
+    meaning: "The access token or link bearer is malformed, unknown, revoked or expired.",
+    example: "The access token is not valid.",
+  },
+  cross_site_request: {
+    status: 403,
+    meaning: "A form was sent from another site (pages only).",
+    example: "This form must be sent from this site's own page.",
+    page: "That form was not sent from this site. Try again from this page.",
+  },
+  // A browser-approved link (docs/api.md, Compatibility) denied by the person.
+  link_denied: { status: 403, meaning: "The person denied this browser-approved link.", example: "The person denied this link. Start again with a new random iv." },
+  not_found: {
+    status: 404,
+    meaning: "Nothing with this id exists (or the credential does not reach it).",
+    example: "No init with this id exists.",
+    page: "That project, request, token or client does not exist.",
+  },
+  method_not_allowed: {
+    status: 405,
+    meaning: "The path exists but not with this method; `Allow` names the methods it takes.",
+    example: "PUT is not allowed here; this resource allows POST, OPTIONS.",
+  },
+  email_taken: {
+    status: 409,
+    meaning: "An account with this email exists (pages only).",
+    example: "An account with this email already exists. Sign in instead.",
+    page: "An account with this email already exists. Sign in instead.",
+  },
+  link_conflict: {
+    status: 409,
+    meaning: "Another access token already linked this project with this iv.",
+    example: "Another client already uses this iv for this project. Choose a new random iv.",
+    page: "This client is already linked under this iv. It must start again with a new one.",
+  },
+  link_revoked: { status: 409, meaning: "The link with this iv has been revoked.", example: "This link has been revoked. Choose a new random iv to link again." },
+  init_not_pending: {
+    status: 409,
+    meaning: "The init was already approved, denied or has expired (pages only).",
+    example: "This request has expired. Start again in your terminal.",
+    page: "This request can no longer be approved or denied.",
+  },
+  // The browser approval expired before the client collected the link (Compatibility).
+  link_approval_expired: {
+    status: 410,
+    meaning: "The browser approval expired before the client collected the link.",
+    example: "The approval of this link expired before it was collected. Approve it again in the browser.",
+  },
+  payload_too_large: {
+    status: 413,
+    meaning: "The body is over the size limit.",
+    example: "The request body must be at most 16384 bytes.",
+    page: "The form was too large.",
+  },
+  unsupported_media_type: {
+    status: 415,
+    meaning: "The body is not sent as application/json.",
+    example: "Send the body as JSON with Content-Type: application/json.",
+    page: "The form could not be read. Try again.",
+  },
+  slow_down: {
+    status: 429,
+    meaning: "Polled faster than `interval` (RFC 8628 §3.5): wait `interval` ms, as `Retry-After` says.",
+    example: "Polling too fast: wait 5000 ms between requests.",
+  },
+  rate_limited: {
+    status: 429,
+    meaning: "Too many requests in the window; `Retry-After` says when to try again.",
+    example: "Too many requests: at most 10 per 60 s. Try again in 42 s.",
+    page: "Too many attempts. Wait a few minutes and try again.",
+  },
+  internal_error: {
+    status: 500,
+    meaning: "Our fault; the detail is only in the server's log, under the request id.",
+    example: "Something went wrong on our side. Please try again.",
+  },
+  unavailable: { status: 503, meaning: "The database does not answer; `Retry-After` says when to try again.", example: "The database does not answer." },
+  key_not_ready: {
+    status: 503,
+    meaning: "The project's key pair is still being generated; try again after `Retry-After`.",
+    example: "This project's key pair is still being generated. Try again shortly.",
+  },
+  server_busy: {
+    status: 503,
+    meaning: "This process holds as many waiting requests as it may (`WAITING_PER_PROCESS`); poll the status instead, or try again after `Retry-After`.",
+    example: "This server holds as many waiting requests as it can. Poll the status instead.",
+  },
+  // Not approved yet: accepted, not done. The client asks again; every answer but 200 means
+  // "not yet" to the clients of the original platform.
+  link_approval_pending: {
+    status: 202,
+    meaning: "A browser-approved link is not approved yet: ask again later.",
+    example: "Waiting for a person to approve this link in the browser, at /projects/{projectId}/link/{iv}. Ask again later.",
+  },
+} as const satisfies Record<string, ErrorEntry>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
 
 export type FieldProblem = { field: string; message: string };
+
+/** What a client needs besides the message: the fields at fault, the interval to keep, when to try again. */
+export type ErrorData = { fields?: FieldProblem[]; interval?: number; retryInSeconds?: number };
 
 export class ApiError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { fields?: FieldProblem[]; interval?: number; retryAfterSeconds?: number } = {},
+    readonly data: ErrorData = {},
   ) {
     super(message);
   }
+}
+
+/** Whole seconds to wait for `ms` to pass: at least 1, as Retry-After counts. */
+export const secondsToWait = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+/** RFC 8628 §3.5: polled faster than `intervalMs`; the next poll is welcome in `waitMs`. */
+export const slowDown = (intervalMs: number, waitMs: number) =>
+  new ApiError("slow_down", `Polling too fast: wait ${intervalMs} ms between requests.`, { interval: intervalMs, retryInSeconds: secondsToWait(waitMs) });
+
+/** Over a limit; `retryInSeconds` until a unit comes back. */
+export const rateLimited = (message: string, retryInSeconds: number) => new ApiError("rate_limited", message, { retryInSeconds });
+
+/** Nothing of this kind with this id (that the caller may see). */
+export const notFound = (message: string) => new ApiError("not_found", message);
+
+/** The credential is malformed, unknown, revoked or expired. */
+export const invalidToken = (message: string) => new ApiError("invalid_token", message);
+
+/** The person's decision came too late or twice. */
+export const initNotPending = (message: string) => new ApiError("init_not_pending", message);
+
+/** What a page says for the `?error=<code>` a form post sent it back with; null for no or an unknown code. */
+export function pageMessage(code: string | string[] | undefined): string | null {
+  if (typeof code !== "string" || !Object.hasOwn(ERRORS, code)) return null;
+  const entry: ErrorEntry = ERRORS[code as ErrorCode];
+  return entry.page ?? "Something went wrong. Please try again.";
 }

@@ -19,7 +19,7 @@ export async function checkHealth(): Promise<z.infer<typeof healthAnswerSchema>>
     await Promise.race([prisma.$queryRaw`SELECT 1`, timeout]);
     return { ok: true, database: "up" };
   } catch {
-    throw new ApiError("unavailable", "The database does not answer.", { retryAfterSeconds: 5 });
+    throw new ApiError("unavailable", "The database does not answer.", { retryInSeconds: 5 });
   } finally {
     clearTimeout(timer);
   }

@@ -1,2 +1,2 @@
-/** Where a request came from, as the service saw it (lib/http/client-address.ts decides it); the User-Agent cut and made safe to show. */
+/** Where a request came from, as the service saw it (lib/api/client-address.ts decides it); the User-Agent cut and made safe to show. */
 export type RequestOrigin = { address: string | null; userAgent: string | null };

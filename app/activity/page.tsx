@@ -4,8 +4,8 @@ import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { ACTIVITY_LABELS } from "@/lib/activity/activity-kinds";
 import { listActivity, type ActivityEntry } from "@/lib/activity/list-activity";
-import { currentUser } from "@/lib/auth/current-user";
-import { withReturnTo } from "@/lib/auth/return-to";
+import { currentUser } from "@/lib/api/page-session";
+import { withReturnTo } from "@/lib/api/return-to";
 import { clientSoftware } from "@/lib/links/client-software";
 import { LocalTime } from "../local-time";
 

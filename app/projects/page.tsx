@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { currentUser } from "@/lib/auth/current-user";
-import { withReturnTo } from "@/lib/auth/return-to";
+import { currentUser } from "@/lib/api/page-session";
+import { withReturnTo } from "@/lib/api/return-to";
 import { listProjects } from "@/lib/projects/projects";
 import { LocalTime } from "../local-time";
 

@@ -1,13 +1,12 @@
 import type { Config } from "../config";
 import { db } from "../db";
 import { hashSecret, randomId, randomSecret } from "../secrets";
-import { clearedSessionCookie, sessionCookie } from "./session-cookie";
 
 // Browser sessions: a random token in the cookie, its SHA-256 in the database.
 
 export type SessionUser = { id: string; email: string };
 
-/** Starts a new session (a new token on every sign-in) and returns its Set-Cookie value. */
+/** Starts a new session (a new token on every sign-in) and returns its token, for the browser's cookie. */
 export async function startSession(cfg: Config, userId: string): Promise<string> {
   const prisma = await db();
   const token = randomSecret();
@@ -15,7 +14,7 @@ export async function startSession(cfg: Config, userId: string): Promise<string>
   await prisma.session.create({
     data: { id: randomId(), tokenHash: hashSecret(token), userId, createdAt: new Date(now), expiresAt: new Date(now + cfg.sessionLifetimeMs) },
   });
-  return sessionCookie(cfg, token);
+  return token;
 }
 
 export async function sessionUser(token: string | undefined): Promise<SessionUser | null> {
@@ -29,11 +28,9 @@ export async function sessionUser(token: string | undefined): Promise<SessionUse
   return session.user;
 }
 
-/** Ends the session the browser holds, if any; returns the Set-Cookie value that clears it. */
-export async function signOut(cfg: Config, token: string | undefined): Promise<string> {
-  if (token && token.length <= 100) {
-    const prisma = await db();
-    await prisma.session.deleteMany({ where: { tokenHash: hashSecret(token) } });
-  }
-  return clearedSessionCookie(cfg);
+/** Ends the session the browser holds, if any. */
+export async function signOut(token: string | undefined): Promise<void> {
+  if (!token || token.length > 100) return;
+  const prisma = await db();
+  await prisma.session.deleteMany({ where: { tokenHash: hashSecret(token) } });
 }

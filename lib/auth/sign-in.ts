@@ -21,7 +21,7 @@ export function signInDelayMs(failures: number, threshold: number): number {
 }
 
 /**
- * Signs in with email and password; returns the new session's Set-Cookie value. One message
+ * Signs in with email and password; returns the new session's token. One message
  * for an unknown email and a wrong password, and the same scrypt work for both. Guessing is
  * slowed per account (a growing wait) and stopped per account and address. Password checks on
  * one account run one at a time across all instances (each after its wait; one more is refused),

@@ -9,7 +9,7 @@ import { hashPassword } from "./passwords";
 import type { Credentials } from "./schemas";
 import { startSession } from "./sessions";
 
-/** Makes an account and signs it in; returns the new session's Set-Cookie value. */
+/** Makes an account and signs it in; returns the new session's token. */
 export async function signUp(cfg: Config, credentials: Credentials, origin: RequestOrigin): Promise<string> {
   // Every attempt counts against its address: each costs a password hash.
   await consumeRateLimit(limitRules(cfg).authPerAddress, addressSubject(origin.address));

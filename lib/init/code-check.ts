@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Config } from "../config";
 import { db } from "../db";
-import { ApiError } from "../errors";
+import { ApiError, rateLimited } from "../errors";
 import { publishInitChange } from "./init-events";
 import type { CodeCheck } from "./schemas";
 import { normaliseUserCode } from "./user-code";
@@ -56,6 +56,6 @@ const TOO_MANY_WRONG_CODES = "Too many wrong codes: this request has been denied
 async function noAttemptLeft(initId: string): Promise<ApiError> {
   const prisma = await db();
   const init = await prisma.init.findUnique({ where: { id: initId }, select: { status: true } });
-  if (init?.status === "pending") return new ApiError("rate_limited", "Another code for this request is being checked. Try again in 1 s.", { retryAfterSeconds: 1 });
+  if (init?.status === "pending") return rateLimited("Another code for this request is being checked. Try again in 1 s.", 1);
   return new ApiError("init_not_pending", init?.status === "denied" ? TOO_MANY_WRONG_CODES : "This request is no longer pending.");
 }

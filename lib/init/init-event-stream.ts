@@ -51,12 +51,12 @@ export async function openInitEventStream(cfg: Config, id: string, lastEventId: 
   try {
     init = await readInitRow(id);
     if (init === null) throw initNotFound();
-    const retryAfterSeconds = Math.ceil(init.intervalMs / 1000);
+    const retryInSeconds = Math.ceil(init.intervalMs / 1000);
     if ((open.get(id) ?? 0) >= MAX_STREAMS_PER_INIT) {
-      throw new ApiError("rate_limited", `At most ${MAX_STREAMS_PER_INIT} event streams per init at once.`, { retryAfterSeconds });
+      throw new ApiError("rate_limited", `At most ${MAX_STREAMS_PER_INIT} event streams per init at once.`, { retryInSeconds });
     }
     const left = enterWaitingRoom(cfg);
-    if (left === null) throw new ApiError("server_busy", "This server holds as many waiting requests as it can. Poll the status instead.", { retryAfterSeconds });
+    if (left === null) throw new ApiError("server_busy", "This server holds as many waiting requests as it can. Poll the status instead.", { retryInSeconds });
     leaveWaitingRoom = left;
   } catch (error) {
     watch.close();

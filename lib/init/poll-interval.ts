@@ -1,5 +1,5 @@
 import { counterTable, directSql } from "../direct-sql";
-import { ApiError } from "../errors";
+import { slowDown } from "../errors";
 
 // RFC 8628 §3.5: a client polling faster than the interval is told to slow down. Only accepted
 // polls move the clock, so a too-fast poll never pushes the next allowed one further out.
@@ -37,10 +37,7 @@ export async function admitPoll(initId: string, poller: Poller, intervalMs: numb
   if (accepted === 1) return;
   const row = await sql.one<{ lastPolledAt: number | string }>(`SELECT "lastPolledAt" FROM ${table} WHERE "initId" = ? AND "poller" = ?`, [initId, poller]);
   const waitMs = row === undefined ? intervalMs : Number(row.lastPolledAt) + intervalMs - now;
-  throw new ApiError("slow_down", `Polling too fast: wait ${intervalMs} ms between requests.`, {
-    interval: intervalMs,
-    retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
-  });
+  throw slowDown(intervalMs, waitMs);
 }
 
 /** Drops the clocks of inits that no longer exist (the sweep deletes the inits). */

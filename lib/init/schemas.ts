@@ -58,7 +58,7 @@ export const approveFormSchema = z
   });
 
 // Answer schemas of the init operations: they type the answers and feed the OpenAPI document
-// (lib/openapi/), whose test validates the real answers against them.
+// (lib/api/openapi-document.ts), whose test validates the real answers against them.
 
 export const INIT_STATUSES = ["pending", "done", "denied", "expired"] as const;
 

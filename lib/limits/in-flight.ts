@@ -1,5 +1,5 @@
 import { counterTable, directSql, placeholders } from "../direct-sql";
-import { ApiError } from "../errors";
+import { rateLimited, secondsToWait } from "../errors";
 import type { RateLimit } from "./rate-limit";
 
 // Limits work in flight, not work per window: `rule.limit` slots per subject, each a lease row in
@@ -32,8 +32,8 @@ export async function takeSlot(rule: RateLimit, subject: string, holdMs: number)
   }
   const leases = await sql.all<{ window: number | string }>(`SELECT "window" FROM ${table} WHERE "key" IN (${placeholders(keys)})`, keys);
   const firstEnd = Math.min(...leases.map((lease) => Number(lease.window)), expiresAt);
-  const retryAfterSeconds = Math.max(1, Math.ceil((firstEnd - now) / 1000));
-  throw new ApiError("rate_limited", `Too many attempts at once: at most ${rule.limit} at a time. Try again in ${retryAfterSeconds} s.`, { retryAfterSeconds });
+  const retryIn = secondsToWait(firstEnd - now);
+  throw rateLimited(`Too many attempts at once: at most ${rule.limit} at a time. Try again in ${retryIn} s.`, retryIn);
 }
 
 /** Ends a lease; a lease that expired and was taken by another request is left alone. */

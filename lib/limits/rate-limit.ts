@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { counterTable, directSql } from "../direct-sql";
-import { ApiError } from "../errors";
+import { rateLimited, secondsToWait, type ApiError } from "../errors";
 
 // Abuse limits: fixed-window counters in the database, so that every instance counts against
 // the same limit; in the counters' table, kept out of the durable-flush path (lib/db.ts), and
@@ -65,10 +65,8 @@ async function takeIfRoom(rule: RateLimit, subject: string, window: number): Pro
 }
 
 function tooMany(rule: RateLimit, window: number, now: number): ApiError {
-  const retryAfterSeconds = Math.max(1, Math.ceil(((window + 1) * rule.windowMs - now) / 1000));
-  return new ApiError("rate_limited", `Too many requests: at most ${rule.limit} per ${rule.windowMs / 1000} s. Try again in ${retryAfterSeconds} s.`, {
-    retryAfterSeconds,
-  });
+  const retryIn = secondsToWait((window + 1) * rule.windowMs - now);
+  return rateLimited(`Too many requests: at most ${rule.limit} per ${rule.windowMs / 1000} s. Try again in ${retryIn} s.`, retryIn);
 }
 
 /**

@@ -18,7 +18,7 @@ export const linkApprovalParamsSchema = z.object({ id: z.string(), iv: ivSchema 
 export const isLinkIv = (value: string) => ivSchema.safeParse(value).success;
 
 // Answer schemas of the link operations: they type the answers and feed the OpenAPI document
-// (lib/openapi/), whose test validates the real answers against them.
+// (lib/api/openapi-document.ts), whose test validates the real answers against them.
 
 const EXAMPLE_PEM = "-----BEGIN PUBLIC KEY-----\nMIICIjANBgkqhkiG9w0BAQEFAAOCAg8AMIICCgKCAgEA…\n-----END PUBLIC KEY-----\n";
 const EXAMPLE_FINGERPRINT = "SHA256:n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg";

@@ -2,7 +2,7 @@ import { createHash, createPublicKey } from "node:crypto";
 import type { Config } from "../config";
 import { seal } from "../crypto/sealed";
 import { db, isForeignKeyViolation, isUniqueViolation } from "../db";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { processWide } from "../process-wide";
 import { logger } from "../runtime/logger.mjs";
 import { returnKeyPair, takeKeyPair, whenSlotFree } from "./key-queue";
@@ -37,9 +37,9 @@ export async function storedKey(projectId: string): Promise<ProjectPublicKey | n
 }
 
 const keyNotReady = () =>
-  new ApiError("key_not_ready", "This project's key pair is still being generated. Try again shortly.", { retryAfterSeconds: RETRY_AFTER_SECONDS });
+  new ApiError("key_not_ready", "This project's key pair is still being generated. Try again shortly.", { retryInSeconds: RETRY_AFTER_SECONDS });
 
-const projectGone = () => new ApiError("not_found", "This project no longer exists.");
+const projectGone = () => notFound("This project no longer exists.");
 
 async function store(cfg: Config, projectId: string, pair: RsaKeyPair): Promise<ProjectPublicKey> {
   const key = { pem: pair.publicKeyPem, fingerprint: publicKeyFingerprint(pair.publicKeyPem) };

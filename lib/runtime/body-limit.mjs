@@ -1,6 +1,6 @@
 // @ts-check
 // The largest request body the service reads anywhere (the API's JSON bodies; forms have a
-// smaller limit, lib/http/body.ts). server.mjs enforces it before Next sees a body, so that no
+// smaller limit, lib/api/body.ts). server.mjs enforces it before Next sees a body, so that no
 // part of Next reads a huge body to its end whatever the route answered (with a proxy.ts, Next
 // copied every page's and form's body up to 10 MB and logged a plain-text "Request body
 // exceeded 10MB" line: issue 14).
@@ -9,14 +9,14 @@ export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
 
 const LINGER_AFTER_REFUSAL_MS = 2000;
 
-/** The JSON answer for a body over the limit, as lib/http/response.ts gives it. */
+/** The JSON answer for a body over the limit, as lib/api/response.ts gives it. */
 export const PAYLOAD_TOO_LARGE_BODY = JSON.stringify({ error: `The request body must be at most ${MAX_REQUEST_BODY_BYTES} bytes.`, code: "payload_too_large" });
 
 /**
  * True when the request declares a body over the limit (Content-Length): answered here with a
  * 413 and the connection closed, never handed to Next. A body without a length (chunked) is
  * handed on only up to the chunk that passes the limit: the route sees it is over its limit and
- * refuses it (lib/http/body.ts); the rest is dropped as it arrives, so nobody buffers it, and
+ * refuses it (lib/api/body.ts); the rest is dropped as it arrives, so nobody buffers it, and
  * once the answer is out the connection is closed.
  * @param {import("node:http").IncomingMessage} request
  * @param {import("node:http").ServerResponse} response

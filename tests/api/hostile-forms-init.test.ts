@@ -31,12 +31,12 @@ import { anyPost, OWN_PAGE, ownPagePost, postForm, signedInPersonWithProjects, t
 // Hostile input through HTTP, property-based (issue 5, second bullet): generated init ids,
 // fields (project, new project name, code check), bodies, content types, origins, cookies and
 // headers thrown at the init page's Approve and Deny forms. Seed, number of runs, each form's
-// documented codes and the checks: tests/helpers/hostile.ts (FORM_DOCUMENTED, checkFormAnswer).
+// documented codes and the checks: tests/helpers/hostile.ts (the declared codes, FORM_WRITES, checkFormAnswer).
 // The suite runs with the default INIT_CODE_CHECK=confirm.
 
 // A new project's RSA-4096 key is generated in the background after an approval (a second or
 // more of CPU each): most generated approvals choose an existing project, and ProjectKey, written
-// whenever a key is done, is not blamed on the request then running (FORM_DOCUMENTED).
+// whenever a key is done, is not blamed on the request then running (FORM_WRITES).
 
 /** Approvals (a 303 without error=) of the 1,000 requests, about half the fixed seed's count: a route that refuses everything must fail the property. */
 const MIN_APPROVED = 50;

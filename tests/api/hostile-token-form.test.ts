@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
 import { POST as createTokenRoute } from "@/app/settings/tokens/create/route";
-import { MAX_FORM_BODY_BYTES } from "@/lib/http/body";
+import { MAX_FORM_BODY_BYTES } from "@/lib/api/body";
 import { COOKIE_NAME, SITE } from "../helpers/forms";
 import {
   assertHostile,

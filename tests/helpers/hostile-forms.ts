@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { db } from "@/lib/db";
-import { MAX_FORM_BODY_BYTES } from "@/lib/http/body";
+import { MAX_FORM_BODY_BYTES } from "@/lib/api/body";
 import { randomId } from "@/lib/secrets";
 import { newAccount, sessionTokenOf, signIn, signOut, SITE } from "./forms";
 import {

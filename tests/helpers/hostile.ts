@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, expect } from "vitest";
-import { FORM_FLASH_COOKIE } from "@/lib/auth/form-flash";
-import { sessionCookieName } from "@/lib/auth/session-cookie";
+import { FORM_FLASH_COOKIE } from "@/lib/api/form-flash";
+import { sessionCookieName } from "@/lib/api/session-cookie";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import type { ErrorCode } from "@/lib/errors";
-import { formErrorMessage } from "@/lib/http/messages";
+import { ERRORS, pageMessage, type ErrorCode } from "@/lib/errors";
+import { publicPath, type Method, type Operation } from "@/lib/api/operation";
+import { OPERATIONS } from "@/lib/api/operations";
 import { pollClocks, rateLimitCounters } from "./api";
 
 // The hostile-input suite's shared part (issue 5, "Hostile input"): generators for bodies,
@@ -23,50 +24,36 @@ export const NUM_RUNS = 1000;
 export const PROPERTY_TIMEOUT_MS = 300_000;
 
 // ---------------------------------------------------------------------------------------------
-// What each route may answer, from docs/api.md (the error table and each route's section). A
-// status missing here is undocumented; a code must be one the error table gives that status.
-// No 5xx anywhere (500 internal_error is a bug): GET /api/health's documented 503 needs a
-// database that does not answer, and the database answers in these tests. The suite runs with
-// vitest.config.ts's high limits, so 429 rate_limited is allowed where documented but not expected.
+// What each route may answer: its declaration's success statuses and error codes
+// (lib/api/operations/), grouped by each code's status (lib/errors.ts). A status missing there is
+// undocumented. No 5xx anywhere (500 internal_error is a bug): GET /api/health's documented 503
+// needs a database that does not answer, and the database answers in these tests. The suite
+// runs with vitest.config.ts's high limits, so 429 rate_limited is allowed where documented but
+// not expected.
 // ---------------------------------------------------------------------------------------------
-export const DOCUMENTED = {
-  // Create Init: 201; invalid field / not JSON; over 16 KiB; not JSON's type; CREATE_INIT_PER_MINUTE.
-  "POST /api/init": { 201: [], 400: ["invalid_request", "invalid_json"], 413: ["payload_too_large"], 415: ["unsupported_media_type"], 429: ["rate_limited"] },
-  // Init status: 200; wrong secret; unknown or malformed id; polled faster than the interval, or
-  // token pickups past PICKUPS_PER_INIT_PER_MINUTE.
-  "GET /api/init/{id}": { 200: [], 401: ["invalid_secret"], 404: ["not_found"], 429: ["slow_down", "rate_limited"] },
-  // Create Project Link: 200; bad iv; missing/malformed/unknown/expired/revoked token; project
-  // not there or not reached; (project, iv) of another token or revoked; body over 16 KiB;
-  // LINKS_PER_TOKEN_PER_MINUTE.
-  "POST /api/projects/{projectId}/link/{iv}": {
-    200: [],
-    400: ["invalid_request"],
-    401: ["unauthorized", "invalid_token"],
-    404: ["not_found"],
-    409: ["link_conflict", "link_revoked"],
-    413: ["payload_too_large"],
-    429: ["rate_limited"],
-  },
-  // The link bearer's project: 200; no bearer, or one that is malformed, expired, forged,
-  // revoked or for another project ("gets 401 invalid_token").
-  "GET /api/projects/{projectId}": { 200: [], 401: ["unauthorized", "invalid_token"] },
-  "GET /.well-known/jwks.json": { 200: [] },
-  "GET /api/health": { 200: [] },
-  "GET /api/live": { 200: [] },
-  // The settings page's new-token form (answers JSON): 201; invalid field; signed out; not from
-  // this site's page; a project that is not the person's; body over the form limit; not a form.
-  "POST /settings/tokens/create": {
-    201: [],
-    400: ["invalid_request", "duplicate_session_cookie"],
-    401: ["unauthorized"],
-    403: ["cross_site_request"],
-    404: ["not_found"],
-    413: ["payload_too_large"],
-    415: ["unsupported_media_type"],
-  },
-} as const satisfies Record<string, Record<number, readonly string[]>>;
 
-export type RouteName = keyof typeof DOCUMENTED;
+/** A route as the hostile tables name it: `METHOD /its/{public}/path`. */
+export type RouteName = `${Method} /${string}`;
+
+/** The declared operation named `route`. */
+export function operationNamed(route: RouteName): Operation {
+  const found = OPERATIONS.find((operation) => `${operation.method} ${publicPath(operation)}` === route);
+  if (found === undefined) throw new Error(`no operation is declared as ${route}`);
+  return found;
+}
+
+/** Each status `route` may answer, with the codes it may carry (none for a success). */
+export function documentedAnswers(route: RouteName): Record<number, readonly ErrorCode[]> {
+  const operation = operationNamed(route);
+  const answers: Record<number, ErrorCode[]> = {};
+  if ("status" in operation.answer) answers[operation.answer.status] = [];
+  for (const answer of operation.doc?.answers ?? []) answers[answer.status] = [];
+  for (const code of operation.errors) {
+    const { status } = ERRORS[code];
+    if (status < 500) answers[status] = [...(answers[status] ?? []), code];
+  }
+  return answers;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Database fingerprint: row count and SHA-256 of every row of every table, in key order.
@@ -648,7 +635,7 @@ export async function checkAnswer(route: RouteName, sent: Sent, before: Fingerpr
   expect(response.status, `5xx\n${observed}`).toBeLessThan(500);
   expect(parsed, `not JSON\n${observed}`).toBe(true);
   expect(response.headers.get("content-type") ?? "", `Content-Type not JSON\n${observed}`).toMatch(/^application\/json/);
-  const documented = DOCUMENTED[route] as Record<number, readonly string[]>;
+  const documented = documentedAnswers(route) as Record<number, readonly string[]>;
   expect(Object.keys(documented).map(Number), `undocumented status\n${observed}`).toContain(response.status);
   if (response.status < 400) return;
 
@@ -723,16 +710,15 @@ export function expectSuccesses(route: string, what: string, successes: number, 
 
 // =============================================================================================
 // HTML forms (issue 5, "Hostile input", second bullet): the same properties through the form
-// routes, which lib/http/form-route.ts wraps so that every answer is a 303: a failure back to the
+// routes, which lib/api/route.ts wraps so that every answer is a 303: a failure back to the
 // form's page with `?error=<code>`, a success on to the next page. The properties live in
 // tests/api/hostile-forms-*.test.ts.
 // =============================================================================================
 
 /**
- * The codes each form may send back in `?error=`: the documented ones (docs/api.md's error table;
- * docs/configuration.md's limits, "?error=rate_limited on a form"; docs/security.md's same-site check) for what the
- * form does, each one a code the page has its own message for (lib/http/messages.ts's MESSAGES,
- * checked through formErrorMessage by assertHostileForm). `internal_error` is never allowed.
+ * The codes each form may send back in `?error=` are its declaration's (lib/api/operations/), each
+ * one a code the page has its own message for (lib/errors.ts's `page`, checked through
+ * pageMessage by assertHostileForm). `internal_error` is never allowed.
  *
  * `countedRefusals`: the documented exception to "a refused request writes nothing". docs/configuration.md:
  * "Refused sign-ins and sign-ups are the one kind of refused request that
@@ -740,51 +726,16 @@ export function expectSuccesses(route: string, what: string, successes: number, 
  * validation count". So a sign-in or sign-up refused after validation (wrong password, email
  * taken, over a limit) may change the RateLimit table, and only it; one refused before (not
  * this site, not a form, too large, invalid fields) writes nothing at all, like every other form.
+ * `backgroundTables`: a new project's RSA key is written to ProjectKey in the background after
+ * its approval, so whenever it is done: during a later request, which must not be blamed for it.
  */
-export const FORM_DOCUMENTED = {
-  // Sign-up: not from this site; not a form; over the form limit; invalid email or password;
-  // SIGN_IN_PER_ADDRESS_PER_MINUTE; email already registered.
-  "POST /auth/signup": {
-    codes: ["cross_site_request", "unsupported_media_type", "payload_too_large", "invalid_request", "rate_limited", "email_taken"],
-    countedRefusals: ["email_taken", "rate_limited"],
-  },
-  // Sign-in: as sign-up, with unknown email or wrong password instead of email taken; the
-  // per-address and per-account-and-address limits are both rate_limited.
-  "POST /auth/signin": {
-    codes: ["cross_site_request", "unsupported_media_type", "payload_too_large", "invalid_request", "rate_limited", "invalid_credentials"],
-    countedRefusals: ["invalid_credentials", "rate_limited"],
-  },
-  // Sign-out reads no body and needs no session (signing out twice is harmless): only the
-  // same-site check and two session cookies (issue 14: neither is trusted) can refuse it.
-  "POST /auth/signout": { codes: ["cross_site_request", "duplicate_session_cookie"], countedRefusals: [] },
-  // Every signed-in form: two session cookies (issue 14). Approve: not from this site; signed out; not a form; too large; invalid fields (project,
-  // new project name); unknown or malformed init or project; init done, denied or expired; code
-  // not confirmed (or, with INIT_CODE_CHECK=enter, mistyped; rate_limited while the last
-  // allowed codes are being compared by concurrent requests).
-  // A new project's RSA key is written to ProjectKey in the background after its approval, so
-  // whenever it is done: during a later request, which must not be blamed for it.
-  "POST /init/{id}/approve": {
-    codes: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "invalid_request", "not_found", "init_not_pending", "code_mismatch", "rate_limited"],
-    countedRefusals: [],
-    backgroundTables: ["ProjectKey"],
-  },
-  "POST /init/{id}/deny": {
-    codes: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "not_found", "init_not_pending"],
-    countedRefusals: [],
-  },
-  // The Revoke buttons: not from this site; signed out; not a form; too large; no such token,
-  // or link of this project, of the person's.
-  "POST /settings/tokens/{id}/revoke": {
-    codes: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "not_found"],
-    countedRefusals: [],
-  },
-  "POST /projects/{id}/links/{linkId}/revoke": {
-    codes: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "not_found"],
-    countedRefusals: [],
-  },
-} as const satisfies Record<string, { codes: readonly ErrorCode[]; countedRefusals: readonly ErrorCode[]; backgroundTables?: readonly string[] }>;
+const FORM_WRITES: Partial<Record<FormRouteName, { countedRefusals: readonly ErrorCode[]; backgroundTables?: readonly string[] }>> = {
+  "POST /auth/signup": { countedRefusals: ["email_taken", "rate_limited"] },
+  "POST /auth/signin": { countedRefusals: ["invalid_credentials", "rate_limited"] },
+  "POST /init/{id}/approve": { countedRefusals: [], backgroundTables: ["ProjectKey"] },
+};
 
-export type FormRouteName = keyof typeof FORM_DOCUMENTED;
+export type FormRouteName = RouteName;
 
 /** The forms whose success starts a session: there the Set-Cookie, not `error=` in Location, tells success from failure. */
 const SESSION_FORMS: readonly FormRouteName[] = ["POST /auth/signup", "POST /auth/signin"];
@@ -802,7 +753,7 @@ export type FormField = [name: string, value: string];
 /**
  * Form fields as name/value pairs: each field's value (undefined leaves the field out), and
  * now and then the same field (or an unknown one) once more, before or after, with a hostile
- * value. Every form keeps a repeated field's first value (lib/http/body.ts): a repeat before
+ * value. Every form keeps a repeated field's first value (lib/api/body.ts): a repeat before
  * the field replaces its value, one after it is ignored; both get exercised.
  */
 export function formPairsArb(fields: Record<string, fc.Arbitrary<string | undefined>>, hostileValue: fc.Arbitrary<string> = hostileTextArb()): fc.Arbitrary<FormField[]> {
@@ -1130,10 +1081,9 @@ export async function checkFormAnswer(route: FormRouteName, sent: FormSent, befo
   expect(errors.length, `a failure without exactly one error=\n${observed}`).toBe(1);
   const code = errors[0];
   expect(code, `internal_error\n${observed}`).not.toBe("internal_error");
-  const documented = FORM_DOCUMENTED[route];
-  expect(documented.codes as readonly string[], `code not documented for this form\n${observed}`).toContain(code);
+  expect(operationNamed(route).errors as readonly string[], `code not documented for this form\n${observed}`).toContain(code);
   // The one cookie a refusal may set: a refused sign-in or sign-up keeps its email for the form's
-  // page (lib/auth/form-flash.ts), and never a secret of the request.
+  // page (lib/api/form-flash.ts), and never a secret of the request.
   if (setCookie !== null && SESSION_FORMS.includes(route) && setCookie.startsWith(`${FORM_FLASH_COOKIE}=`)) {
     const kept = decodeURIComponent(setCookie.slice(FORM_FLASH_COOKIE.length + 1).split(";")[0]);
     for (const secret of sent.secrets.filter((value) => value.length >= 8)) {
@@ -1143,9 +1093,9 @@ export async function checkFormAnswer(route: FormRouteName, sent: FormSent, befo
     expect(setCookie, `a refusal sets a cookie\n${observed}`).toBeNull();
   }
   // The one documented write of a refusal: a sign-in or sign-up refused after validation counts
-  // against its address (and account); see FORM_DOCUMENTED.
-  const background: readonly string[] = "backgroundTables" in documented ? documented.backgroundTables : [];
-  const ignored = [...background, ...((documented.countedRefusals as readonly string[]).includes(code) ? ["RateLimit"] : [])];
+  // against its address (and account); see FORM_WRITES.
+  const writes = FORM_WRITES[route];
+  const ignored = [...(writes?.backgroundTables ?? []), ...((writes?.countedRefusals as readonly string[] | undefined)?.includes(code) ? ["RateLimit"] : [])];
   const changed = changedTables(before, after, ignored);
   expect(changed, `a refused request (${code}) changed the database (${changed.join(", ")})\n${observed}`).toEqual([]);
   return `error=${code}`;
@@ -1166,8 +1116,8 @@ export async function assertHostileForm<T, C = undefined>(
   prepare?: (input: T) => Promise<C>,
 ): Promise<Map<string, number>> {
   // Every code the table allows must have its own message on the page (MESSAGES), not the generic one.
-  const generic = formErrorMessage("internal_error");
-  for (const code of FORM_DOCUMENTED[route].codes) expect(formErrorMessage(code), `${route}: ${code} has no message of its own in lib/http/messages.ts`).not.toBe(generic);
+  const generic = pageMessage("internal_error");
+  for (const code of operationNamed(route).errors) expect(pageMessage(code), `${route}: ${code} has no page message of its own in lib/errors.ts`).not.toBe(generic);
 
   const explore = process.env.HOSTILE_EXPLORE === "1";
   const failures = new Map<string, { count: number; example: string }>();

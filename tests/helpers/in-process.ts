@@ -1,59 +1,28 @@
-import { GET as health } from "@/app/api/health/route";
-import { GET as initEvents } from "@/app/api/init/[id]/events/route";
-import { GET as initStatus } from "@/app/api/init/[id]/route";
-import { POST as createInit } from "@/app/api/init/route";
-import { GET as live } from "@/app/api/live/route";
-import { POST as createLink } from "@/app/api/projects/[projectId]/link/[iv]/route";
-import { GET as linkedProject } from "@/app/api/projects/[projectId]/route";
-import { GET as jwks } from "@/app/api/well-known/jwks/route";
-import { POST as signIn } from "@/app/auth/signin/route";
-import { POST as signOut } from "@/app/auth/signout/route";
-import { POST as signUp } from "@/app/auth/signup/route";
-import { POST as approve } from "@/app/init/[id]/approve/route";
-import { POST as deny } from "@/app/init/[id]/deny/route";
-import { POST as approveLink } from "@/app/projects/[id]/link/[iv]/approve/route";
-import { POST as denyLink } from "@/app/projects/[id]/link/[iv]/deny/route";
-import { POST as revokeLink } from "@/app/projects/[id]/links/[linkId]/revoke/route";
-import { POST as revokeToken } from "@/app/settings/tokens/[id]/revoke/route";
-import { POST as createToken } from "@/app/settings/tokens/create/route";
+import { resolve } from "node:path";
+import { publicPath } from "@/lib/api/operation";
+import { OPERATIONS } from "@/lib/api/operations";
+import type { RouteHandler } from "@/lib/api/route";
 import { PEER_ADDRESS_HEADER } from "@/lib/runtime/request-context.mjs";
 import type { Answer, Send } from "./journey.mjs";
 
 // The service in this process: a path leads to its real route handler, called with a real
 // Request the way server.mjs hands one to Next, the TCP peer's address in its header. The peer
 // is loopback unless a test stands for a client elsewhere and names its address in that header.
+// The routes are the declared operations (lib/api/operations/), each served by the handler its
+// route file exports for its method; a GET's route answers HEAD too, as Next does.
 
-type Handler<P> = (request: Request, context: { params: Promise<P> }) => Response | Promise<Response>;
-type Route = { method: string; segments: string[]; handle: (request: Request, params: Record<string, string>) => Response | Promise<Response> };
+type Route = { method: string; segments: string[]; file: string; exported: string };
 
-function route<P>(method: string, pattern: string, handler: Handler<P>): Route {
-  // The params are named by the pattern's [segments], which are the handler's own.
-  return { method, segments: pattern.split("/"), handle: (request, params) => handler(request, { params: Promise.resolve(params as P) }) };
+const ROUTES: Route[] = OPERATIONS.filter((operation) => !operation.route.includes("[...")).flatMap((operation) => {
+  // Clients call the public path (server.mjs maps an alias to its route).
+  const route = { segments: publicPath(operation).replace(/\{(\w+)\}/g, "[$1]").split("/"), file: resolve(`app${operation.route}/route.ts`), exported: operation.method };
+  return operation.method === "GET" ? [{ method: "GET", ...route }, { method: "HEAD", ...route }] : [{ method: operation.method, ...route }];
+});
+
+async function handlerOf(route: Route): Promise<RouteHandler> {
+  const module = (await import(route.file)) as Record<string, RouteHandler>;
+  return module[route.exported];
 }
-
-const ROUTES = [
-  route("POST", "/api/init", createInit),
-  route("GET", "/api/init/[id]", initStatus),
-  route("GET", "/api/init/[id]/events", initEvents),
-  // Next answers HEAD with the GET handler of a route that exports no HEAD.
-  route("HEAD", "/api/init/[id]/events", initEvents),
-  route("POST", "/api/projects/[projectId]/link/[iv]", createLink),
-  route("GET", "/api/projects/[projectId]", linkedProject),
-  // server.mjs maps the well-known address to app/api/well-known/jwks (lib/runtime/path-aliases.mjs).
-  route("GET", "/.well-known/jwks.json", jwks),
-  route("GET", "/api/health", health),
-  route("GET", "/api/live", live),
-  route("POST", "/auth/signup", signUp),
-  route("POST", "/auth/signin", signIn),
-  route("POST", "/auth/signout", signOut),
-  route("POST", "/init/[id]/approve", approve),
-  route("POST", "/init/[id]/deny", deny),
-  route("POST", "/settings/tokens/create", createToken),
-  route("POST", "/settings/tokens/[id]/revoke", revokeToken),
-  route("POST", "/projects/[id]/links/[linkId]/revoke", revokeLink),
-  route("POST", "/projects/[id]/link/[iv]/approve", approveLink),
-  route("POST", "/projects/[id]/link/[iv]/deny", denyLink),
-];
 
 /** The params of `route` for a path's segments (each decoded, as Next does), or null when it is another route's path. */
 function paramsOf(route: Route, method: string, segments: string[]): Record<string, string> | null {
@@ -78,7 +47,8 @@ export async function dispatch(method: string, path: string, { body = null, head
     if (params === null) continue;
     // duplex: a streamed body needs it, and the DOM's RequestInit does not know it yet.
     const init = { method, body, headers: { [PEER_ADDRESS_HEADER]: "127.0.0.1", ...headers }, duplex: "half", signal } as RequestInit;
-    return candidate.handle(new Request(`http://localhost:3000${path}`, init), params);
+    const handle = await handlerOf(candidate);
+    return handle(new Request(`http://localhost:3000${path}`, init), { params: Promise.resolve(params) });
   }
   throw new Error(`no route for ${method} ${path}`);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readFormBody } from "@/lib/http/body";
+import { readFormBody } from "@/lib/api/body";
 
 const form = (body: string) => new Request("http://localhost/form", { method: "POST", body, headers: { "content-type": "application/x-www-form-urlencoded" } });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress } from "@/lib/http/client-address";
+import { clientAddress } from "@/lib/api/client-address";
 
 const headers = (entries: Record<string, string>) => new Headers(entries);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FORM_FLASH_COOKIE, formFlashCookie, readFormFlash } from "@/lib/auth/form-flash";
+import { FORM_FLASH_COOKIE, formFlashCookie, readFormFlash } from "@/lib/api/form-flash";
 import { parseConfig } from "@/lib/config";
 import { ApiError } from "@/lib/errors";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePreferences, preferredWait, WAIT_CAP_SECONDS } from "@/lib/http/prefer";
+import { parsePreferences, preferredWait, WAIT_CAP_SECONDS } from "@/lib/api/prefer";
 
 // RFC 7240 §2: the Prefer header's grammar; §4.3: the wait preference.
 describe("parsePreferences", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeReturnTo } from "@/lib/auth/return-to";
+import { safeReturnTo } from "@/lib/api/return-to";
 
 // No open redirect: only paths on this site come back out.
 describe("safeReturnTo", () => {

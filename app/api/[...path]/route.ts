@@ -1,6 +1,12 @@
-import { noSuchApiRoute } from "@/lib/http/no-such-route";
+import { ApiError } from "@/lib/errors";
+import { unknownApiPathOperation } from "@/lib/api/operations/unknown-api-path";
+import { route } from "@/lib/api/route";
 
-// Any method on /api/<a path no other route serves> — a JSON 404 (the pages' 404 is HTML)
+// Every method: no operation lives at this path.
+const noSuchApiRoute = route(unknownApiPathOperation, async () => {
+  throw new ApiError("not_found", "No API operation at this path.");
+});
+
 export const GET = noSuchApiRoute;
 export const HEAD = noSuchApiRoute;
 export const POST = noSuchApiRoute;

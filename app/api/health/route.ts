@@ -1,9 +1,8 @@
+import { otherMethods } from "@/lib/api/method-not-allowed";
+import { getHealthOperation } from "@/lib/api/operations/get-health";
+import { route } from "@/lib/api/route";
 import { checkHealth } from "@/lib/health";
-import { otherMethods } from "@/lib/http/method-not-allowed";
-import { route } from "@/lib/http/route";
 
-// GET /api/health — readiness for load balancers and orchestrators: 200 when the database
-// answers, 503 when it does not. /api/live is liveness (the process answers at all).
-export const GET = route({ auth: "none", answer: { status: 200 } }, () => checkHealth());
+export const GET = route(getHealthOperation, () => checkHealth());
 
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(getHealthOperation);

@@ -1,7 +1,7 @@
-import { otherMethods } from "@/lib/http/method-not-allowed";
-import { route } from "@/lib/http/route";
+import { otherMethods } from "@/lib/api/method-not-allowed";
+import { getLiveOperation } from "@/lib/api/operations/get-live";
+import { route } from "@/lib/api/route";
 
-// GET /api/live — liveness: answers without touching anything (the benchmark's baseline).
-export const GET = route({ auth: "none", answer: { status: 200 } }, async () => ({ ok: true }));
+export const GET = route(getLiveOperation, async () => ({ ok: true }));
 
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(getLiveOperation);

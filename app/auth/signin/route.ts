@@ -1,20 +1,6 @@
-import { backToForm, safeReturnTo } from "@/lib/auth/return-to";
-import { formFlashCookie } from "@/lib/auth/form-flash";
-import { credentialsSchema } from "@/lib/auth/schemas";
+import { signInOperation } from "@/lib/api/operations/sign-in-and-sign-up";
+import { route } from "@/lib/api/route";
+import { safeReturnTo } from "@/lib/api/return-to";
 import { signIn } from "@/lib/auth/sign-in";
-import { route } from "@/lib/http/route";
 
-// POST /auth/signin — the sign-in form
-export const POST = route(
-  {
-    auth: "none",
-    sameOrigin: true,
-    body: { form: credentialsSchema },
-    answer: {
-      redirect: true,
-      back: (_params, query) => backToForm("/signin", query),
-      keep: (cfg, fields, error) => formFlashCookie(cfg, "/signin", fields, error),
-    },
-  },
-  async ({ cfg, body, origin, query }) => ({ setCookie: await signIn(cfg, body, origin), to: safeReturnTo(query.get("returnTo")) }),
-);
+export const POST = route(signInOperation, async ({ cfg, body, origin, query }) => ({ session: await signIn(cfg, body, origin), to: safeReturnTo(query.get("returnTo")) }));

@@ -1,8 +1,8 @@
+import { signOutOperation } from "@/lib/api/operations/sign-out";
+import { route } from "@/lib/api/route";
 import { signOut } from "@/lib/auth/sessions";
-import { route } from "@/lib/http/route";
 
-// POST /auth/signout — deletes the session and its cookie
-export const POST = route({ auth: "none", sameOrigin: true, answer: { redirect: true, back: () => "/" } }, async ({ cfg, sessionToken }) => ({
-  setCookie: await signOut(cfg, sessionToken),
-  to: "/",
-}));
+export const POST = route(signOutOperation, async ({ sessionToken }) => {
+  await signOut(sessionToken);
+  return { session: null, to: "/" };
+});

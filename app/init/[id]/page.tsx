@@ -3,11 +3,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { recordInitOpened } from "@/lib/activity/record-activity";
-import { currentUser } from "@/lib/auth/current-user";
-import { withReturnTo } from "@/lib/auth/return-to";
+import { currentUser } from "@/lib/api/page-session";
+import { withReturnTo } from "@/lib/api/return-to";
 import { config } from "@/lib/config";
 import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-limits";
-import { formErrorMessage } from "@/lib/http/messages";
+import { pageMessage } from "@/lib/errors";
 import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import type { InitStatus } from "@/lib/init/init-lifecycle";
@@ -165,7 +165,7 @@ export default async function InitPage({
   const init = await initView(id);
   if (init === null) notFound();
   const [user, query] = await Promise.all([currentUser(), searchParams]);
-  const error = formErrorMessage(query.error);
+  const error = pageMessage(query.error);
   const returnTo = `/init/${init.id}`;
   // A pending request a signed-in person has seen is in their activity, and so is its expiry.
   if (user !== null && init.status === "pending") await recordInitOpened(user.id, init.id);

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
-import { currentUser } from "@/lib/auth/current-user";
-import { withReturnTo } from "@/lib/auth/return-to";
+import { currentUser } from "@/lib/api/page-session";
+import { withReturnTo } from "@/lib/api/return-to";
 import { config } from "@/lib/config";
-import { formErrorMessage } from "@/lib/http/messages";
+import { pageMessage } from "@/lib/errors";
 import { clientSoftware } from "@/lib/links/client-software";
 import { listProjectLinks, type LinkStatus, type LinkSummary } from "@/lib/links/manage-links";
 import { prepareProjectKey, storedKey, type ProjectPublicKey } from "@/lib/projects/project-keys";
@@ -127,7 +127,7 @@ export default async function ProjectPage({
   // A new project's key takes a few seconds to generate; the page shows that rather than wait,
   // and makes sure the generation is under way here (the approving instance may have stopped).
   if (publicKey === null) prepareProjectKey(config(), project.id);
-  const error = formErrorMessage(query.error);
+  const error = pageMessage(query.error);
   const revoked = links.find((link) => link.id === query.revoked && link.revokedAt !== null);
   return (
     <>

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { currentUser } from "@/lib/auth/current-user";
-import { withReturnTo } from "@/lib/auth/return-to";
-import { formErrorMessage } from "@/lib/http/messages";
+import { currentUser } from "@/lib/api/page-session";
+import { withReturnTo } from "@/lib/api/return-to";
+import { pageMessage } from "@/lib/errors";
 import { listProjects } from "@/lib/projects/projects";
 import { listAccessTokens, type AccessTokenSummary } from "@/lib/tokens/manage-access-tokens";
 import { TOKEN_LIFETIME_CHOICES } from "@/lib/tokens/schemas";
@@ -66,7 +66,7 @@ export default async function AccessTokensPage({ searchParams }: { searchParams:
   const user = await currentUser();
   if (user === null) redirect(withReturnTo("/signin", "/settings/tokens"));
   const [tokens, projects, query] = await Promise.all([listAccessTokens(user.id), listProjects(user.id), searchParams]);
-  const error = formErrorMessage(query.error);
+  const error = pageMessage(query.error);
   const scopes: Choice[] = [{ value: "all", label: "All your projects" }, ...projects.map((project) => ({ value: project.id, label: project.name }))];
   const now = Date.now();
   const revoked = tokens.find((token) => token.id === query.revoked && token.revokedAt !== null);

@@ -1,13 +1,10 @@
-import { otherMethods } from "@/lib/http/method-not-allowed";
-import { route } from "@/lib/http/route";
+import { otherMethods } from "@/lib/api/method-not-allowed";
+import { getInitStatusOperation } from "@/lib/api/operations/get-init-status";
+import { route } from "@/lib/api/route";
 import { readInitStatus } from "@/lib/init/read-init-status";
-import { initIdParamsSchema } from "@/lib/init/schemas";
 
-// GET /api/init/{id} — init status, polled by the client (with its secret, to collect the
-// access token) and by the init page; `Prefer: wait=<seconds>` holds it until the status changes
-export const GET = route(
-  { auth: "initSecret", params: initIdParamsSchema, wait: true, answer: { status: 200 } },
-  (input) => readInitStatus(input.cfg, input.params.id, input.auth, () => input.origin, { seconds: input.wait, signal: input.signal }),
+export const GET = route(getInitStatusOperation, (input) =>
+  readInitStatus(input.cfg, input.params.id, input.auth, () => input.origin, { seconds: input.wait, signal: input.signal }),
 );
 
-export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(["GET"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(getInitStatusOperation);

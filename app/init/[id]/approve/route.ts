@@ -1,18 +1,8 @@
-import { route } from "@/lib/http/route";
+import { approveInitOperation } from "@/lib/api/operations/approve-init";
+import { route } from "@/lib/api/route";
 import { approveInit } from "@/lib/init/approve-init";
-import { approveFormSchema, initIdParamsSchema } from "@/lib/init/schemas";
 
-// POST /init/{id}/approve — the approve form of the init page
-export const POST = route(
-  {
-    auth: "session",
-    sameOrigin: true,
-    params: initIdParamsSchema,
-    body: { form: approveFormSchema },
-    answer: { redirect: true, back: ({ id }) => `/init/${encodeURIComponent(id)}` },
-  },
-  async ({ cfg, auth: user, params, body }) => {
-    await approveInit(cfg, user.id, params.id, body.choice, body.check);
-    return { to: `/init/${params.id}` };
-  },
-);
+export const POST = route(approveInitOperation, async ({ cfg, auth: user, params, body }) => {
+  await approveInit(cfg, user.id, params.id, body.choice, body.check);
+  return { to: `/init/${params.id}` };
+});

@@ -1,18 +1,8 @@
-import { emptyFormSchema, route } from "@/lib/http/route";
+import { denyInitOperation } from "@/lib/api/operations/deny-init";
+import { route } from "@/lib/api/route";
 import { denyInit } from "@/lib/init/deny-init";
-import { initIdParamsSchema } from "@/lib/init/schemas";
 
-// POST /init/{id}/deny — the deny form of the init page
-export const POST = route(
-  {
-    auth: "session",
-    sameOrigin: true,
-    params: initIdParamsSchema,
-    body: { form: emptyFormSchema },
-    answer: { redirect: true, back: ({ id }) => `/init/${encodeURIComponent(id)}` },
-  },
-  async ({ cfg, auth: user, params }) => {
-    await denyInit(cfg, user.id, params.id);
-    return { to: `/init/${params.id}` };
-  },
-);
+export const POST = route(denyInitOperation, async ({ cfg, auth: user, params }) => {
+  await denyInit(cfg, user.id, params.id);
+  return { to: `/init/${params.id}` };
+});

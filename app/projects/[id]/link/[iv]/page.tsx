@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { currentUser } from "@/lib/auth/current-user";
-import { withReturnTo } from "@/lib/auth/return-to";
+import { currentUser } from "@/lib/api/page-session";
+import { withReturnTo } from "@/lib/api/return-to";
 import { config } from "@/lib/config";
-import { formErrorMessage } from "@/lib/http/messages";
+import { pageMessage } from "@/lib/errors";
 import { findLinkApprovalView, linkApprovalPagePath, type LinkApprovalView } from "@/lib/links/link-approval-view";
 import { ErrorAlert } from "../../../../form-parts";
 import { FingerprintPending } from "../../key-pending";
@@ -119,7 +119,7 @@ export default async function LinkApprovalPage({
   return (
     <>
       <h1>A client asks to be linked</h1>
-      <ErrorAlert message={formErrorMessage(query.error)} />
+      <ErrorAlert message={pageMessage(query.error)} />
       <p role="status" className={`status status-${view.state === "approved" || view.state === "linked" ? "done" : view.state === "denied" ? "denied" : "pending"}`}>
         {STATE_TEXT[view.state]}
       </p>

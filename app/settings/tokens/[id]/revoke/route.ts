@@ -1,12 +1,8 @@
-import { emptyFormSchema, route } from "@/lib/http/route";
+import { revokeAccessTokenOperation } from "@/lib/api/operations/revoke-access-token";
+import { route } from "@/lib/api/route";
 import { revokeAccessToken } from "@/lib/tokens/manage-access-tokens";
-import { tokenIdParamsSchema } from "@/lib/tokens/schemas";
 
-// POST /settings/tokens/{id}/revoke — the Revoke button of a token on the settings page
-export const POST = route(
-  { auth: "session", sameOrigin: true, params: tokenIdParamsSchema, body: { form: emptyFormSchema }, answer: { redirect: true, back: () => "/settings/tokens" } },
-  async ({ auth: user, params }) => {
-    await revokeAccessToken(user.id, params.id);
-    return { to: `/settings/tokens?revoked=${encodeURIComponent(params.id)}` };
-  },
-);
+export const POST = route(revokeAccessTokenOperation, async ({ auth: user, params }) => {
+  await revokeAccessToken(user.id, params.id);
+  return { to: `/settings/tokens?revoked=${encodeURIComponent(params.id)}` };
+});

@@ -1,19 +1,9 @@
-import { emptyFormSchema, route } from "@/lib/http/route";
+import { denyLinkOperation } from "@/lib/api/operations/decide-link-approval";
+import { route } from "@/lib/api/route";
 import { decideLinkApproval } from "@/lib/links/decide-link-approval";
 import { linkApprovalPagePath } from "@/lib/links/link-approval-view";
-import { linkApprovalParamsSchema } from "@/lib/links/schemas";
 
-// POST /projects/{id}/link/{iv}/deny — the deny button of a link approved in the browser (docs/api.md, Compatibility)
-export const POST = route(
-  {
-    auth: "session",
-    sameOrigin: true,
-    params: linkApprovalParamsSchema,
-    body: { form: emptyFormSchema },
-    answer: { redirect: true, back: ({ id, iv }, query) => linkApprovalPagePath(id, iv, query.get("metadata")) },
-  },
-  async ({ cfg, auth: user, params, query }) => {
-    await decideLinkApproval(cfg, user.id, params.id, params.iv, "denied");
-    return { to: linkApprovalPagePath(params.id, params.iv, query.get("metadata")) };
-  },
-);
+export const POST = route(denyLinkOperation, async ({ cfg, auth: user, params, query }) => {
+  await decideLinkApproval(cfg, user.id, params.id, params.iv, "denied");
+  return { to: linkApprovalPagePath(params.id, params.iv, query.get("metadata")) };
+});

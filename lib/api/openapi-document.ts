@@ -1,12 +1,11 @@
 import { z } from "zod";
-import { ERROR_CODES, type ErrorCode } from "../errors";
-import { takesBearer } from "../http/authenticate";
-import { errorStatus } from "../http/error-status";
-import { errorBodySchema } from "../http/schemas";
-import { ERROR_CODE_DOCS } from "./error-codes";
-import { OPERATIONS, type HeaderDoc, type OperationAuth, type OperationDoc } from "./operations";
+import { ERROR_CODES, ERRORS, type ErrorCode } from "../errors";
+import { takesBearer, type Authentication } from "./authenticate";
+import { errorBodySchema } from "./error-body";
+import { publicPath, type ApiDoc, type HeaderDoc, type Operation } from "./operation";
+import { OPERATIONS } from "./operations";
 
-// The OpenAPI 3.1 document of the API, built from lib/openapi/operations.ts with zod's own JSON
+// The OpenAPI 3.1 document of the API, built from the operations' declarations (lib/api/operations/) with zod's own JSON
 // Schema output (draft 2020-12, the dialect of OpenAPI 3.1): request schemas as the client sends
 // them (zod's input side), answers as the server sends them (the output side). Built once per
 // process; GET /api/openapi.json serves it and /docs renders it.
@@ -49,7 +48,21 @@ const SECURITY_SCHEMES = {
 };
 
 /** Each operation's `security`: alternatives, an empty one meaning "no credential". */
-const SECURITY: Record<OperationAuth, JsonObject[]> = {
+/** The operations of the API: those with a reference entry (no page's form takes part). */
+type ApiOperation = Operation & { doc: ApiDoc; auth: ApiAuth };
+
+/** Who may call an API operation: none takes the pages' session cookie. */
+type ApiAuth = Exclude<Authentication, "session">;
+
+const isApiOperation = (operation: Operation): operation is ApiOperation => operation.doc !== undefined && operation.auth !== "session";
+
+export const API_OPERATIONS: readonly ApiOperation[] = OPERATIONS.filter(isApiOperation);
+
+/** The zod shape of an operation's failure envelope (Create Project Link's `success: false`). */
+const envelopeShape = (envelope: Operation["errorEnvelope"]): z.ZodRawShape =>
+  Object.fromEntries(Object.entries(envelope ?? {}).map(([name, value]) => [name, z.literal(value)]));
+
+const SECURITY: Record<ApiAuth, JsonObject[]> = {
   none: [],
   initSecret: [{ initSecret: [] }, {}],
   accessToken: [{ accessToken: [] }],
@@ -58,7 +71,7 @@ const SECURITY: Record<OperationAuth, JsonObject[]> = {
   metrics: [{ metricsToken: [] }, {}],
 };
 
-const AUTH_NOTE: Record<OperationAuth, string> = {
+const AUTH_NOTE: Record<ApiAuth, string> = {
   none: "Auth: none.",
   initSecret: "Auth: optional bearer, the init's secret.",
   accessToken: "Auth: bearer access token.",
@@ -70,7 +83,7 @@ const AUTH_NOTE: Record<OperationAuth, string> = {
 const header = (doc: HeaderDoc): JsonObject => ({ description: doc.description, schema: doc.schema, ...(doc.example === undefined ? {} : { example: doc.example }) });
 
 /** The headers of an error answer of `status` whose codes are `codes`. */
-function errorHeaders(auth: OperationAuth, status: number, codes: ErrorCode[]): JsonObject {
+function errorHeaders(auth: ApiAuth, status: number, codes: ErrorCode[]): JsonObject {
   const headers: JsonObject = { "Cache-Control": header({ description: "`no-store`.", schema: { type: "string" }, example: "no-store" }) };
   if (codes.some((code) => ["slow_down", "rate_limited", "unavailable", "key_not_ready", "server_busy"].includes(code))) {
     headers["Retry-After"] = header({ description: "Seconds to wait before asking again (RFC 9110 §10.2.3).", schema: { type: "integer" }, example: 5 });
@@ -81,20 +94,20 @@ function errorHeaders(auth: OperationAuth, status: number, codes: ErrorCode[]): 
   return headers;
 }
 
-function errorResponses(operation: OperationDoc): Record<string, JsonObject> {
+function errorResponses(operation: ApiOperation): Record<string, JsonObject> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of operation.errors) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
+  for (const code of operation.errors) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
   const responses: Record<string, JsonObject> = {};
   for (const [status, codes] of byStatus) {
-    const envelope = operation.errorEnvelope ? { success: false } : {};
+    const envelope = operation.errorEnvelope ?? {};
     responses[String(status)] = {
-      description: codes.map((code) => `\`${code}\`: ${ERROR_CODE_DOCS[code].meaning}`).join("\n\n"),
+      description: codes.map((code) => `\`${code}\`: ${ERRORS[code].meaning}`).join("\n\n"),
       headers: errorHeaders(operation.auth, status, codes),
       content: {
         "application/json": {
-          schema: jsonSchema(errorBodySchema(codes, operation.errorEnvelope), "output"),
+          schema: jsonSchema(errorBodySchema(codes, envelopeShape(operation.errorEnvelope)), "output"),
           examples: Object.fromEntries(
-            codes.map((code) => [code, { summary: code, value: { ...envelope, error: ERROR_CODE_DOCS[code].example, code, ...exampleExtras(code) } }]),
+            codes.map((code) => [code, { summary: code, value: { ...envelope, error: ERRORS[code].example, code, ...exampleExtras(code) } }]),
           ),
         },
       },
@@ -109,9 +122,9 @@ function exampleExtras(code: ErrorCode): JsonObject {
   return {};
 }
 
-function successResponses(operation: OperationDoc, components: Record<string, JsonSchema>): Record<string, JsonObject> {
+function successResponses(operation: ApiOperation, components: Record<string, JsonSchema>): Record<string, JsonObject> {
   const responses: Record<string, JsonObject> = {};
-  for (const answer of operation.answers) {
+  for (const answer of operation.doc.answers) {
     const headers: JsonObject = { "Cache-Control": header({ description: "`no-store`: answers carry state that changes, and secrets.", schema: { type: "string" }, example: "no-store" }) };
     for (const [name, doc] of Object.entries(answer.headers ?? {})) headers[name] = header(doc);
     const response: JsonObject = { description: answer.description, headers };
@@ -130,30 +143,35 @@ function successResponses(operation: OperationDoc, components: Record<string, Js
   return responses;
 }
 
-function parameters(operation: OperationDoc): JsonObject[] {
-  const path = operation.params
-    ? Object.entries((jsonSchema(operation.params, "input").properties ?? {}) as Record<string, JsonSchema>).map(([name, schema]) => ({
-        name,
-        in: "path",
-        required: true,
-        description: operation.paramDescriptions?.[name],
-        schema,
-      }))
-    : [];
-  const headers = Object.entries(operation.requestHeaders ?? {}).map(([name, doc]) => ({ name, in: "header", required: doc.required ?? false, ...header(doc) }));
+/** The path parameters' schemas: the operation's own, or a string for each one the path names (the catch-all). */
+function pathParameterSchemas(operation: ApiOperation): [string, JsonSchema][] {
+  if (operation.params) return Object.entries((jsonSchema(operation.params, "input").properties ?? {}) as Record<string, JsonSchema>);
+  return [...publicPath(operation).matchAll(/\{(\w+)\}/g)].map((match) => [match[1], { type: "string" }]);
+}
+
+function parameters(operation: ApiOperation): JsonObject[] {
+  const path = pathParameterSchemas(operation).map(([name, schema]) => ({
+    name,
+    in: "path",
+    required: true,
+    description: operation.doc.paramDescriptions?.[name],
+    schema,
+  }));
+  const headers = Object.entries(operation.doc.requestHeaders ?? {}).map(([name, doc]) => ({ name, in: "header", required: doc.required ?? false, ...header(doc) }));
   return [...path, ...headers];
 }
 
-function buildOperation(operation: OperationDoc, components: Record<string, JsonSchema>): JsonObject {
+function buildOperation(operation: ApiOperation, components: Record<string, JsonSchema>): JsonObject {
+  const { doc, body } = operation;
   return {
-    operationId: operation.operationId,
-    summary: operation.summary,
-    description: `${operation.description}\n\n${AUTH_NOTE[operation.auth]}`,
-    tags: [operation.tag],
+    operationId: doc.operationId,
+    summary: doc.summary,
+    description: `${doc.description}\n\n${AUTH_NOTE[operation.auth]}`,
+    tags: [doc.tag],
     security: SECURITY[operation.auth],
     parameters: parameters(operation),
-    ...(operation.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(operation.body.schema, "input"), example: operation.body.example } } } }
+    ...(typeof body === "object" && "json" in body
+      ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(body.json, "input"), example: doc.bodyExample } } } }
       : {}),
     responses: { ...successResponses(operation, components), ...errorResponses(operation) },
   };
@@ -164,10 +182,11 @@ function buildDocument(): JsonObject {
     Error: { ...jsonSchema(errorBodySchema(ERROR_CODES), "output"), description: "Every error answer: `{error, code}` (Create Project Link adds `success: false`)." },
   };
   const paths: Record<string, Record<string, JsonObject>> = {};
-  for (const operation of OPERATIONS) {
-    paths[operation.path] = { ...paths[operation.path], [operation.method]: buildOperation(operation, components) };
+  for (const operation of API_OPERATIONS) {
+    const path = publicPath(operation);
+    paths[path] = { ...paths[path], [operation.method.toLowerCase()]: buildOperation(operation, components) };
   }
-  const codes = ERROR_CODES.map((code) => `| \`${code}\` | ${errorStatus[code]} | ${ERROR_CODE_DOCS[code].meaning} |`).join("\n");
+  const codes = ERROR_CODES.map((code) => `| \`${code}\` | ${ERRORS[code].status} | ${ERRORS[code].meaning} |`).join("\n");
   return {
     openapi: OPENAPI_VERSION,
     info: {

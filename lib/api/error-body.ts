@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { ErrorCode } from "../errors";
 
-// The wire shape of every error answer (lib/http/response.ts, errorResponse), for the OpenAPI
-// document (lib/openapi/) and its test.
+// The wire shape of every error answer (lib/api/response.ts, errorResponse), for the OpenAPI
+// document (lib/api/openapi-document.ts) and its test.
 
 const fieldProblemSchema = z.object({
   field: z.string().meta({ description: "The offending field's path, or `(body)` for the body as a whole." }),

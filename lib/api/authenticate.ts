@@ -1,4 +1,4 @@
-import { sessionTokenFromHeaders } from "../auth/session-cookie";
+import { sessionTokenFromHeaders } from "./session-cookie";
 import { sessionUser, type SessionUser } from "../auth/sessions";
 import type { Config } from "../config";
 import { ApiError } from "../errors";

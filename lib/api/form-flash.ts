@@ -19,7 +19,7 @@ const isAuthField = (value: unknown): value is AuthField => value === "email" ||
 /** The field a refusal is about: the first one the schema named, or the one the code implies. */
 function fieldAtFault(error: ApiError): AuthField | null {
   if (error.code === "email_taken") return "email";
-  const named = error.extra.fields?.[0]?.field;
+  const named = error.data.fields?.[0]?.field;
   return isAuthField(named) ? named : null;
 }
 

@@ -1,5 +1,4 @@
-import { ApiError } from "../errors";
-import { errorStatus } from "./error-status";
+import { ERRORS, type ApiError } from "../errors";
 
 // Answers of the API are never cached: they carry state that changes and, later, secrets.
 const API_HEADERS = { "Cache-Control": "no-store" };
@@ -19,10 +18,10 @@ export function textResponse(body: string, contentType: string): Response {
  * a route signed in by the session cookie has no scheme to name and names none.
  */
 export function errorResponse(error: ApiError, envelope: Record<string, unknown> = {}, bearerChallenge = false): Response {
-  const { fields, interval, retryAfterSeconds } = error.extra;
-  const status = errorStatus[error.code];
+  const { fields, interval, retryInSeconds } = error.data;
+  const { status } = ERRORS[error.code];
   const headers: Record<string, string> = {};
-  if (retryAfterSeconds !== undefined) headers["Retry-After"] = String(retryAfterSeconds);
+  if (retryInSeconds !== undefined) headers["Retry-After"] = String(retryInSeconds);
   if (status === 401 && bearerChallenge) {
     // RFC 6750 §3: a presented but unusable credential is named as such.
     headers["WWW-Authenticate"] = error.code === "invalid_token" ? 'Bearer realm="initlink", error="invalid_token"' : 'Bearer realm="initlink"';

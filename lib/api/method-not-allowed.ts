@@ -1,5 +1,6 @@
 import { ApiError } from "../errors";
 import { errorResponse } from "./response";
+import type { Method as Served, Operation } from "./operation";
 import type { RouteHandler } from "./route";
 
 // RFC 9110 §15.5.6: a method a resource does not serve is a 405 whose Allow names those it
@@ -9,16 +10,15 @@ import type { RouteHandler } from "./route";
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
-type Served = "GET" | "POST";
 /** The methods a route serving S does not: Next answers HEAD from GET itself. */
 type Others<S extends Served> = Exclude<Method, S | (S extends "GET" ? "HEAD" : never)> | "OPTIONS";
 
-/** Handlers for every method but `served`; `envelope` adds the fields the route's contract puts on every failure. */
-export function otherMethods<S extends Served>(served: readonly S[], envelope?: Record<string, unknown>): Record<Others<S>, RouteHandler> {
-  const allowed = new Set<Method>(served.includes("GET" as S) ? [...served, "HEAD"] : served);
+/** Handlers for every method but the operation's; each failure carries the fields its contract puts on every failure. */
+export function otherMethods<S extends Served>(op: Pick<Operation, "errorEnvelope"> & { method: S }): Record<Others<S>, RouteHandler> {
+  const allowed = new Set<Method>(op.method === "GET" ? ["GET", "HEAD"] : [op.method]);
   const allow = [...METHODS.filter((method) => allowed.has(method)), "OPTIONS"].join(", ");
   const refuse: RouteHandler = async (request) => {
-    const response = errorResponse(new ApiError("method_not_allowed", `${request.method} is not allowed here; this resource allows ${allow}.`), envelope);
+    const response = errorResponse(new ApiError("method_not_allowed", `${request.method} is not allowed here; this resource allows ${allow}.`), op.errorEnvelope);
     response.headers.set("Allow", allow);
     return response;
   };

@@ -3,13 +3,13 @@ import { cache } from "react";
 import { config } from "../config";
 import { ApiError } from "../errors";
 import { sessionTokenFromCookieHeader } from "./session-cookie";
-import { sessionUser, type SessionUser } from "./sessions";
+import { sessionUser, type SessionUser } from "../auth/sessions";
 
 /** The session of the page being rendered: its person, or null; and whether the browser sent two session cookies. */
 export type PageSession = { user: SessionUser | null; duplicateCookie: boolean };
 
 /**
- * Read with the routes' own parser (lib/auth/session-cookie.ts), so a page never shows one
+ * Read with the routes' own parser (lib/api/session-cookie.ts), so a page never shows one
  * person while its forms act as another. Two session cookies: the page is signed out, as every
  * route refuses such a request (400 duplicate_session_cookie); it shows no form that would then
  * fail, and says why. Cached per request: the layout and the page both ask.

@@ -1,0 +1,26 @@
+import { approveFormSchema, initIdParamsSchema } from "../../init/schemas";
+import { operation } from "../operation";
+
+// POST /init/{id}/approve — the approve form of the init page: the project (or a new one's
+// name) and the code check; rate_limited while the last allowed codes are being compared.
+export const approveInitOperation = operation({
+  method: "POST",
+  route: "/init/[id]/approve",
+  auth: "session",
+  sameOrigin: true,
+  params: initIdParamsSchema,
+  body: { form: approveFormSchema },
+  answer: { redirect: true, back: ({ id }) => `/init/${encodeURIComponent(id)}` },
+  errors: [
+    "cross_site_request",
+    "unauthorized",
+    "duplicate_session_cookie",
+    "unsupported_media_type",
+    "payload_too_large",
+    "invalid_request",
+    "not_found",
+    "init_not_pending",
+    "code_mismatch",
+    "rate_limited",
+  ],
+});

@@ -1,0 +1,46 @@
+import type { Operation } from "../operation";
+import { approveInitOperation } from "./approve-init";
+import { createAccessTokenOperation } from "./create-access-token";
+import { createInitOperation } from "./create-init";
+import { createProjectLinkOperation } from "./create-project-link";
+import { approveLinkOperation, denyLinkOperation } from "./decide-link-approval";
+import { denyInitOperation } from "./deny-init";
+import { getHealthOperation } from "./get-health";
+import { getInitStatusOperation } from "./get-init-status";
+import { getJwksOperation } from "./get-jwks";
+import { getLinkedProjectOperation } from "./get-linked-project";
+import { getLiveOperation } from "./get-live";
+import { getMetricsOperation } from "./get-metrics";
+import { getOpenApiDocumentOperation } from "./get-openapi-document";
+import { revokeAccessTokenOperation } from "./revoke-access-token";
+import { revokeLinkOperation } from "./revoke-link";
+import { signInOperation, signUpOperation } from "./sign-in-and-sign-up";
+import { signOutOperation } from "./sign-out";
+import { streamInitEventsOperation } from "./stream-init-events";
+import { unknownApiPathOperation } from "./unknown-api-path";
+
+// Every operation the service serves, in the order the reference lists the API's. Its route
+// files (app/**/route.ts) each serve one of them.
+export const OPERATIONS: readonly Operation[] = [
+  createInitOperation,
+  getInitStatusOperation,
+  streamInitEventsOperation,
+  createProjectLinkOperation,
+  getLinkedProjectOperation,
+  getJwksOperation,
+  getHealthOperation,
+  getLiveOperation,
+  getOpenApiDocumentOperation,
+  getMetricsOperation,
+  unknownApiPathOperation,
+  signUpOperation,
+  signInOperation,
+  signOutOperation,
+  approveInitOperation,
+  denyInitOperation,
+  createAccessTokenOperation,
+  revokeAccessTokenOperation,
+  revokeLinkOperation,
+  approveLinkOperation,
+  denyLinkOperation,
+];

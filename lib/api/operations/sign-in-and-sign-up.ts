@@ -1,0 +1,27 @@
+import type { ErrorCode } from "../../errors";
+import { credentialsSchema } from "../../auth/schemas";
+import { formFlashCookie } from "../form-flash";
+import { operation } from "../operation";
+import { backToForm } from "../return-to";
+
+// POST /auth/signup and POST /auth/signin — the two email-and-password forms. Each goes back to
+// its page on a refusal, keeping the email typed (lib/api/form-flash.ts); sign-in's limits per
+// address and per account and address are both rate_limited.
+
+const credentialsForm = (page: "/signup" | "/signin", refusal: ErrorCode) =>
+  operation({
+    method: "POST",
+    route: `/auth${page}`,
+    auth: "none",
+    sameOrigin: true,
+    body: { form: credentialsSchema },
+    answer: {
+      redirect: true,
+      back: (_params, query) => backToForm(page, query),
+      keep: (cfg, fields, error) => formFlashCookie(cfg, page, fields, error),
+    },
+    errors: ["cross_site_request", "unsupported_media_type", "payload_too_large", "invalid_request", "rate_limited", refusal],
+  });
+
+export const signUpOperation = credentialsForm("/signup", "email_taken");
+export const signInOperation = credentialsForm("/signin", "invalid_credentials");

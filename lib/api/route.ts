@@ -1,0 +1,145 @@
+import { clearedSessionCookie, sessionCookie, sessionTokenFromHeaders } from "./session-cookie";
+import { config, type Config } from "../config";
+import { ApiError, ERRORS } from "../errors";
+import type { RequestOrigin } from "../request-origin";
+import { logger } from "../runtime/logger.mjs";
+import { loggedPath, REQUEST_ID_HEADER } from "../runtime/request-context.mjs";
+import { enterWaitingRoom } from "../waiting-room";
+import { authenticate, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
+import { discardBody, readFormBody, readJsonBody } from "./body";
+import { requestOrigin } from "./client-address";
+import { preferredWait } from "./prefer";
+import { errorResponse, eventStreamResponse, jsonResponse, redirectResponse, textResponse } from "./response";
+import { assertSameOrigin } from "./same-origin";
+import { invalidRequest, parseInput } from "./validate";
+import type { Answer, BodyOption, JsonAnswer, Operation, StreamAnswer, TextAnswer } from "./operation";
+
+// The one wrapper of every route handler. A route file passes its operation's declaration
+// (lib/api/operations/) and a function that calls one function in lib/ with what the wrapper
+// parsed; everything HTTP happens here, in this order: same-origin check, authentication,
+// params, body, the operation, the answer. A thrown ApiError becomes its status and JSON body
+// (or, for a form, a 303 back to the form's page with ?error=<code>); anything else is our
+// fault: logged with the request id, answered with a generic 500 that carries no detail. An
+// operation that streams (Server-Sent Events) returns its stream, or null for 204 No Content;
+// every check it makes comes before the stream.
+
+export type RouteHandler = (request: Request, context: { params: Promise<RawParams> }) => Promise<Response>;
+
+/** A 303 See Other to a path of this site; with `session`, the browser's session starts (its token) or ends (null). */
+type Redirect = { to: string; session?: string | null };
+
+type Text = { contentType: string; body: string };
+
+/** What the operation's function returns for each kind of answer. */
+type ResultOf<Ans> = Ans extends JsonAnswer<infer R> ? R : Ans extends StreamAnswer ? ReadableStream<Uint8Array> | null : Ans extends TextAnswer ? Text : Redirect;
+
+type OperationInput<A extends Authentication, P, B> = {
+  cfg: Config;
+  auth: Credentials[A];
+  params: P;
+  body: B;
+  origin: RequestOrigin;
+  query: URLSearchParams;
+  /** The session token the request carries, if any, signed in or not (sign-out ends it). */
+  sessionToken: string | undefined;
+  /** The seconds the client lets the operation wait (`Prefer: wait`, capped); 0 unless the route honours it. */
+  wait: number;
+  /** Aborted when the client goes away: a waiting or streaming operation lets go at once. */
+  signal: AbortSignal;
+  headers: Headers;
+};
+
+/** Reads the body; a form's raw fields go to `received` before they are parsed. */
+async function readBody<B>(request: Request, option: BodyOption<B> | undefined, received: (fields: Record<string, string>) => void): Promise<B | undefined> {
+  if (option === undefined) return undefined;
+  if (option === "ignored") {
+    await discardBody(request);
+    return undefined;
+  }
+  if ("json" in option) return parseInput(option.json, await readJsonBody(request));
+  const fields = await readFormBody(request);
+  received(fields);
+  return parseInput(option.form, fields);
+}
+
+function logUnexpectedError(request: Request, error: unknown): void {
+  logger().error({ err: error, request_id: request.headers.get(REQUEST_ID_HEADER), path: loggedPath(new URL(request.url).pathname) }, "unhandled error");
+}
+
+export function route<A extends Authentication, P, B, Ans extends Answer<P, never>>(
+  op: Operation<A, P, B, Ans>,
+  handler: (input: OperationInput<A, P, B>) => Promise<ResultOf<Ans>>,
+): RouteHandler {
+  // The declaration's answer takes the result the handler returns: TypeScript cannot see that through ResultOf's condition.
+  const answer = op.answer as Answer<P, ResultOf<Ans>>;
+  return async (request, context) => {
+    const cfg = config();
+    const { headers } = request;
+    // The query, origin and session token are worked out only for the
+    // operations that read them: most routes never do, and this runs on every request.
+    let search: URLSearchParams | undefined;
+    const query = () => (search ??= new URL(request.url).searchParams);
+    const raw = await context.params;
+    // Parsed first, refused in its turn below: a form's way back needs its params even when
+    // the same-origin check or authentication refuses the request.
+    const parsed = op.params ? op.params.safeParse(raw) : { success: true as const, data: {} as P };
+    const params = parsed.success ? parsed.data : undefined;
+    const asked = op.wait ? preferredWait(headers.get("prefer")) : null;
+    // Taken before anything waits, so that the bound holds however many requests arrive at once.
+    const leaveWaitingRoom = asked ? enterWaitingRoom(cfg) : null;
+    const wait = asked && leaveWaitingRoom === null ? null : asked;
+    let formFields: Record<string, string> | undefined;
+    try {
+      if (op.sameOrigin) assertSameOrigin(cfg, headers);
+      const auth = await authenticate(op.auth, cfg, headers, raw);
+      if (!parsed.success) throw invalidRequest(parsed.error);
+      const body = (await readBody(request, op.body, (fields) => (formFields = fields))) as B;
+      const result = await handler({
+        cfg,
+        auth,
+        params: parsed.data,
+        body,
+        get origin() {
+          return requestOrigin(cfg, headers);
+        },
+        get query() {
+          return query();
+        },
+        get sessionToken() {
+          return sessionTokenFromHeaders(cfg, headers);
+        },
+        wait: wait ?? 0,
+        signal: request.signal,
+        headers,
+      });
+      if ("stream" in answer) {
+        const stream = result as ReadableStream<Uint8Array> | null;
+        // Next answers HEAD with the GET handler and neither reads nor cancels the body: unread,
+        // the stream would follow the init, and keep its place in the waiting room, until the init ends.
+        if (request.method !== "HEAD" || stream === null) return eventStreamResponse(stream);
+        await stream.cancel();
+        return eventStreamResponse(stream, { withoutBody: true });
+      }
+      if ("text" in answer) {
+        const { contentType, body } = result as Text;
+        return textResponse(body, contentType);
+      }
+      if ("redirect" in answer) {
+        const { to, session } = result as Redirect;
+        return redirectResponse(cfg.appUrl, to, session === undefined ? undefined : session === null ? clearedSessionCookie(cfg) : sessionCookie(cfg, session));
+      }
+      const applied: Record<string, string> = wait === null ? {} : { "Preference-Applied": `wait=${wait}` };
+      return jsonResponse(answer.status, result, { ...answer.headers?.(result), ...applied });
+    } catch (error) {
+      if (!(error instanceof ApiError)) logUnexpectedError(request, error);
+      const known = error instanceof ApiError ? error : new ApiError("internal_error", ERRORS.internal_error.example);
+      if (!("redirect" in answer)) return errorResponse(known, op.errorEnvelope, takesBearer(op.auth));
+      const target = new URL(params === undefined ? "/" : answer.back(params, query()), cfg.appUrl);
+      target.searchParams.set("error", known.code);
+      const kept = answer.keep && formFields ? answer.keep(cfg, formFields, known) : undefined;
+      return redirectResponse(cfg.appUrl, target.pathname + target.search, kept);
+    } finally {
+      leaveWaitingRoom?.();
+    }
+  };
+}
