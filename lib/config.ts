@@ -13,7 +13,7 @@ export type Config = {
   port: number;
   /** The V8 heap limit (MiB) the primary gives each worker process (WORKER_HEAP_MB). */
   workerHeapMb: number;
-  /** Requests one process holds open at once, `Prefer: wait` and event streams (lib/waiting-room.ts). */
+  /** Requests one process holds open at once, `Prefer: wait` and event streams (lib/api/waiting-room.ts). */
   waitingPerProcess: number;
   initIntervalMs: number;
   initLifetimeMs: number;

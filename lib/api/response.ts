@@ -46,13 +46,12 @@ export function redirectResponse(appUrl: string, path: string, setCookie?: strin
   return new Response(null, { status: 303, headers });
 }
 
-/**
- * A Server-Sent Events answer, or 204 No Content when there is nothing more to send. no-transform
- * keeps the server's compression from buffering the events.
- */
-export function eventStreamResponse(stream: ReadableStream<Uint8Array> | null, { withoutBody = false } = {}): Response {
-  if (stream === null) return new Response(null, { status: 204, headers: API_HEADERS });
-  return new Response(withoutBody ? null : stream, {
+/** 204 No Content: nothing more to send (an EventSource stops reconnecting). */
+export const noContentResponse = (): Response => new Response(null, { status: 204, headers: API_HEADERS });
+
+/** A Server-Sent Events answer (its headers alone for HEAD). no-transform keeps the server's compression from buffering the events. */
+export function eventStreamResponse(stream: ReadableStream<Uint8Array> | null): Response {
+  return new Response(stream, {
     headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform", "X-Accel-Buffering": "no" },
   });
 }

@@ -1,15 +1,16 @@
 import { clearedSessionCookie, sessionCookie, sessionTokenFromHeaders } from "./session-cookie";
 import { config, type Config } from "../config";
-import { ApiError, ERRORS } from "../errors";
+import { ApiError, ERRORS, secondsToWait } from "../errors";
 import type { RequestOrigin } from "../request-origin";
 import { logger } from "../runtime/logger.mjs";
 import { loggedPath, REQUEST_ID_HEADER } from "../runtime/request-context.mjs";
-import { enterWaitingRoom } from "../waiting-room";
+import { enterWaitingRoom } from "./waiting-room";
 import { authenticate, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
 import { discardBody, readFormBody, readJsonBody } from "./body";
 import { requestOrigin } from "./client-address";
 import { preferredWait } from "./prefer";
-import { errorResponse, eventStreamResponse, jsonResponse, redirectResponse, textResponse } from "./response";
+import { eventStream, type EventSource } from "./event-stream";
+import { errorResponse, eventStreamResponse, jsonResponse, noContentResponse, redirectResponse, textResponse } from "./response";
 import { assertSameOrigin } from "./same-origin";
 import { invalidRequest, parseInput } from "./validate";
 import type { Answer, BodyOption, JsonAnswer, Operation, StreamAnswer, TextAnswer } from "./operation";
@@ -31,7 +32,7 @@ type Redirect = { to: string; session?: string | null };
 type Text = { contentType: string; body: string };
 
 /** What the operation's function returns for each kind of answer. */
-type ResultOf<Ans> = Ans extends JsonAnswer<infer R> ? R : Ans extends StreamAnswer ? ReadableStream<Uint8Array> | null : Ans extends TextAnswer ? Text : Redirect;
+type ResultOf<Ans> = Ans extends JsonAnswer<infer R> ? R : Ans extends StreamAnswer ? EventSource | null : Ans extends TextAnswer ? Text : Redirect;
 
 type OperationInput<A extends Authentication, P, B> = {
   cfg: Config;
@@ -113,12 +114,20 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
         headers,
       });
       if ("stream" in answer) {
-        const stream = result as ReadableStream<Uint8Array> | null;
+        const source = result as EventSource | null;
+        if (source === null) return noContentResponse();
         // Next answers HEAD with the GET handler and neither reads nor cancels the body: unread,
-        // the stream would follow the init, and keep its place in the waiting room, until the init ends.
-        if (request.method !== "HEAD" || stream === null) return eventStreamResponse(stream);
-        await stream.cancel();
-        return eventStreamResponse(stream, { withoutBody: true });
+        // a stream would follow its source, and keep its place in the waiting room, until the source ends.
+        if (request.method === "HEAD") {
+          source.close();
+          return eventStreamResponse(null);
+        }
+        const leaveRoom = enterWaitingRoom(cfg);
+        if (leaveRoom === null) {
+          source.close();
+          throw new ApiError("server_busy", ERRORS.server_busy.example, { retryInSeconds: secondsToWait(source.retryMs) });
+        }
+        return eventStreamResponse(eventStream(source, leaveRoom));
       }
       if ("text" in answer) {
         const { contentType, body } = result as Text;

@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Config } from "../config";
 import { db } from "../db";
 import { ApiError, rateLimited } from "../errors";
+import { MAX_CODE_ATTEMPTS } from "../limits/rules";
 import { publishInitChange } from "./init-events";
 import type { CodeCheck } from "./schemas";
 import { normaliseUserCode } from "./user-code";
@@ -10,8 +11,6 @@ import { normaliseUserCode } from "./user-code";
 // page is the one in their terminal, by ticking that it matches (INIT_CODE_CHECK=confirm) or by
 // typing it (enter). Typed codes are compared in constant time, and too many wrong ones deny
 // the init, so the code cannot be guessed.
-
-export const MAX_CODE_ATTEMPTS = 5;
 
 export async function checkUserCode(cfg: Config, mode: Config["initCodeCheck"], initId: string, userCode: string, check: CodeCheck): Promise<void> {
   if (mode === "confirm") {

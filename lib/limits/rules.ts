@@ -47,3 +47,9 @@ export function limitRules(cfg: Config) {
     pickupsPerInit: { name: "pickups-init", limit: limits.pickupsPerInitPerMinute, windowMs: MINUTE_MS },
   } satisfies Record<string, RateLimit>;
 }
+
+/** Event streams open at once per init, in each process: each holds a place in the waiting room until the init ends. */
+export const MAX_STREAMS_PER_INIT = 16;
+
+/** Typed codes compared per init before it is denied (INIT_CODE_CHECK=enter, lib/init/code-check.ts): the code cannot be guessed. */
+export const MAX_CODE_ATTEMPTS = 5;

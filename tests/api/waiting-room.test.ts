@@ -4,7 +4,7 @@ import { createdInit } from "../helpers/api";
 import { approve, newAccount } from "../helpers/forms";
 import { dispatch } from "../helpers/in-process";
 
-// The waiting room (lib/waiting-room.ts): a process holds at most WAITING_PER_PROCESS requests
+// The waiting room (lib/api/waiting-room.ts): a process holds at most WAITING_PER_PROCESS requests
 // open at once, status requests with Prefer: wait and event streams together. Unbounded, enough
 // held requests ran a worker out of heap and it crashed with everyone on it.
 vi.hoisted(() => {

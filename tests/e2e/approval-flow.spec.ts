@@ -92,7 +92,7 @@ test("two tabs of one browser both show an approval made in a third, without a r
 });
 
 // A server that holds as many waits as it may refuses the stream (503 server_busy, as
-// lib/init/init-event-stream.ts answers it; a buffering proxy fails it too): the page polls.
+// lib/api/route.ts answers it; a buffering proxy fails it too): the page polls.
 test("a page whose event stream is refused follows the init by polling", async ({ page, context, request }) => {
   const init = await createInit(request);
   await page.goto(init.redirect_url);

@@ -1,8 +1,8 @@
 import { otherMethods } from "@/lib/api/method-not-allowed";
 import { streamInitEventsOperation } from "@/lib/api/operations/stream-init-events";
 import { route } from "@/lib/api/route";
-import { openInitEventStream } from "@/lib/init/init-event-stream";
+import { followInit } from "@/lib/init/follow-init";
 
-export const GET = route(streamInitEventsOperation, ({ cfg, params, headers, signal }) => openInitEventStream(cfg, params.id, headers.get("last-event-id"), signal));
+export const GET = route(streamInitEventsOperation, ({ cfg, params, headers, signal }) => followInit(cfg, params.id, headers.get("last-event-id"), signal));
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = otherMethods(streamInitEventsOperation);
