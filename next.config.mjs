@@ -1,5 +1,5 @@
 // The security headers of every answer and the /.well-known/jwks.json alias are server.mjs's
-// (lib/runtime/security-headers.mjs, path-aliases.mjs): as headers() and rewrites() here, Next
+// (server/security-headers.mjs, path-aliases.mjs): as headers() and rewrites() here, Next
 // would match them against every request.
 /** @type {import('next').NextConfig} */
 const nextConfig = {

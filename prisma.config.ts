@@ -2,7 +2,7 @@ import path from "node:path";
 import { defineConfig } from "prisma/config";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { databaseProvider, databaseUrlFromEnv, prepareSqliteFiles, sqliteFilePath } from "./lib/database-url";
+import { databaseProvider, databaseUrlFromEnv, prepareSqliteFiles, sqliteFilePath } from "./lib/database/database-url";
 
 // The schema's datasource reads DATABASE_URL; give it the same default the app uses.
 const databaseUrl = databaseUrlFromEnv(process.env);

@@ -2,24 +2,24 @@
 // The production server: Next.js's request handler behind a plain node:http server, so that the
 // TCP peer's address reaches the app in a header no client can set (Next's own server keeps a
 // client-sent X-Forwarded-For as it is). `npm start` runs one worker per core (WEB_CONCURRENCY)
-// under a primary (lib/runtime/primary.mjs); with one worker, or under `--dev`, it is one process.
+// under a primary (server/primary.mjs); with one worker, or under `--dev`, it is one process.
 import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
-import { checkEnvironmentOrExit } from "./lib/runtime/check-environment.mjs";
-import { refuseOversizedBody } from "./lib/runtime/body-limit.mjs";
-import { parseConfig } from "./lib/runtime/config.mjs";
-import { routeTargetOfAlias } from "./lib/runtime/path-aliases.mjs";
-import { logger, routeConsoleToLogger } from "./lib/runtime/logger.mjs";
-import { observeRequest, startMetrics } from "./lib/runtime/metrics.mjs";
-import { runPrimary } from "./lib/runtime/primary.mjs";
-import { routeMatcherOfBuild } from "./lib/runtime/route-pattern.mjs";
-import { setSecurityHeaders } from "./lib/runtime/security-headers.mjs";
-import { workerCount } from "./lib/runtime/worker-count.mjs";
-import { isHttpsOrigin, loggedPath, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, requestIdOf, STOPPING_EVENT } from "./lib/runtime/request-context.mjs";
+import { checkEnvironmentOrExit } from "./server/check-environment.mjs";
+import { refuseOversizedBody } from "./server/body-limit.mjs";
+import { parseConfig } from "./server/config.mjs";
+import { routeTargetOfAlias } from "./server/path-aliases.mjs";
+import { logger, routeConsoleToLogger } from "./server/logger.mjs";
+import { observeRequest, startMetrics } from "./server/metrics.mjs";
+import { runPrimary } from "./server/primary.mjs";
+import { routeMatcherOfBuild } from "./server/route-pattern.mjs";
+import { setSecurityHeaders } from "./server/security-headers.mjs";
+import { workerCount } from "./server/worker-count.mjs";
+import { isHttpsOrigin, loggedPath, PEER_ADDRESS_HEADER, REQUEST_ID_HEADER, requestIdOf, STOPPING_EVENT } from "./server/request-context.mjs";
 
 const hostname = process.env.HOSTNAME || "0.0.0.0";
 const dev = process.argv.includes("--dev");

@@ -2,7 +2,7 @@ import { cookies } from "next/headers";
 import Link from "next/link";
 import { FORM_FLASH_COOKIE, readFormFlash, type AuthField, type FormFlash } from "@/lib/api/form-flash";
 import { safeReturnTo, withReturnTo } from "@/lib/api/return-to";
-import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-limits";
+import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
 import { pageMessage } from "@/lib/errors";
 import { ErrorAlert } from "./form-parts";
 

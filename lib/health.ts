@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { db } from "./db";
+import { db } from "./database/db";
 import { ApiError } from "./errors";
 
 /** The answers of readiness (GET /api/health) and liveness (GET /api/live). */

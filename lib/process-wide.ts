@@ -1,1 +1,1 @@
-export { processWide } from "./runtime/process-wide.mjs";
+export { processWide } from "../server/process-wide.mjs";

@@ -1,9 +1,9 @@
 import { config, ConfigError } from "./config";
 import { SealedValueError } from "./crypto/sealed";
-import { prepareSigningKey } from "./links/signing-keys";
+import { prepareSigningKey } from "./signing-keys/signing-keys";
 import { startMaintenance } from "./maintenance/maintenance";
 import { fillKeyReserve } from "./projects/key-queue";
-import { logger } from "./runtime/logger.mjs";
+import { logger } from "../server/logger.mjs";
 
 function exit(message: string, error?: unknown): never {
   logger().fatal(error === undefined ? {} : { err: error }, message);

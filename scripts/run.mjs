@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 
 /**
- * One line of progress, in the shape of the server's log lines (lib/runtime/logger.mjs), which
+ * One line of progress, in the shape of the server's log lines (server/logger.mjs), which
  * cannot be used before pino is installed.
  * @param {string} msg @param {Record<string, unknown>} [fields] @param {"info" | "warn" | "error"} [level]
  */

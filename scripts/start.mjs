@@ -54,13 +54,13 @@ function describeDatabase(databaseUrl, provider) {
 /** Applies pending migrations of the provider DATABASE_URL selects. */
 async function migrate() {
   // Imported here: zod exists only once ensureInstalled() has run.
-  const { databaseProvider, databaseUrlFromEnv } = await import("../lib/runtime/database-url.mjs");
+  const { databaseProvider, databaseUrlFromEnv } = await import("../server/database-url.mjs");
   const databaseUrl = databaseUrlFromEnv(process.env);
   const provider = databaseProvider(databaseUrl);
   say("migrating the database", { database: describeDatabase(databaseUrl, provider) });
   if (provider === "postgresql") {
     // Imported here: `pg` exists only once ensureInstalled() has run.
-    const { migratePostgresql } = await import("../lib/runtime/migrate-postgresql.mjs");
+    const { migratePostgresql } = await import("../server/migrate-postgresql.mjs");
     try {
       const applied = await migratePostgresql(databaseUrl);
       if (applied.length > 0) say("applied migrations", { migrations: applied });
@@ -75,7 +75,7 @@ async function migrate() {
 ensureInstalled();
 // Imported here: zod exists only once ensureInstalled() has run. A bad setting stops npm start
 // with its message before the database is migrated.
-const { checkEnvironmentOrExit } = await import("../lib/runtime/check-environment.mjs");
+const { checkEnvironmentOrExit } = await import("../server/check-environment.mjs");
 checkEnvironmentOrExit(root);
 await migrate();
 if (!dev && buildIsStale()) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { db } from "../db";
-import { addressesDiffer } from "../init/address-mismatch";
+import { db } from "../database/db";
+import { addressesDiffer } from "../ip-address";
 import { ACTIVITY_KINDS, type ActivityKind } from "./activity-kinds";
 
 // The activity page's list: an account's events, newest first, a page at a time. A page ends

@@ -1,4 +1,4 @@
-import { db, type Database } from "../db";
+import { db, type Database } from "../database/db";
 import { Prisma } from "../generated/prisma/client";
 import type { RequestOrigin } from "../request-origin";
 import { randomId } from "../secrets";
@@ -7,7 +7,7 @@ import type { ActivityKind } from "./activity-kinds";
 // The statements that write an account's activity (lib/activity/activity-kinds.ts). Each one
 // copies the event from the rows of the change it records, and only if those rows show that
 // change: run in one transaction with the change's own conditional statement
-// (inOneTransaction, lib/db.ts), it writes its event if and only if the change commits. An
+// (inOneTransaction, lib/database/db.ts), it writes its event if and only if the change commits. An
 // event exists at most once per (account, kind, subject): a repeated or lost attempt at the
 // same change inserts nothing (ON CONFLICT DO NOTHING, in SQLite and PostgreSQL alike), so none
 // of these statements fails in the normal course.

@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { db } from "../db";
+import { db } from "../database/db";
 import { ACTIVITY_COLUMNS, activityKind } from "./record-activity";
 
 // The sweep's part of the activity (lib/maintenance/sweep.ts): the expiry of inits that an

@@ -5,7 +5,7 @@ import { ApiError } from "../errors";
 import { verifyLinkBearerForPath, type VerifiedLinkBearer } from "../links/link-bearer";
 import { isLoopback } from "../ip-address";
 import { hashSecret, secretMatchesHash } from "../secrets";
-import { authenticateAccessToken, type AuthenticatedToken } from "../tokens/authenticate-access-token";
+import { authenticateAccessToken, type AuthenticatedToken } from "../access-tokens/authenticate-access-token";
 import { clientAddress } from "./client-address";
 
 // How each operation's caller proves who it is, in one place. The route wrapper runs the mode an

@@ -1,5 +1,5 @@
 import { ApiError } from "../errors";
-import { MAX_REQUEST_BODY_BYTES } from "../runtime/body-limit.mjs";
+import { MAX_REQUEST_BODY_BYTES } from "../../server/body-limit.mjs";
 
 /** The JSON limit is the whole service's: server.mjs refuses a larger declared body before Next reads it. */
 export const MAX_JSON_BODY_BYTES = MAX_REQUEST_BODY_BYTES;

@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import { canonicalAddress } from "../ip-address";
 import type { RequestOrigin } from "../request-origin";
-import { PEER_ADDRESS_HEADER } from "../runtime/request-context.mjs";
+import { PEER_ADDRESS_HEADER } from "../../server/request-context.mjs";
 import { observedText } from "../text";
 
 /**

@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import type { ApiError } from "../errors";
-import { EMAIL_MAX } from "../field-limits";
+import { EMAIL_MAX } from "../field-lengths";
 import { cookieAttributes } from "./session-cookie";
 
 // What a refused sign-in or sign-up form shows again: the email typed and the field at fault.

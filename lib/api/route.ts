@@ -2,8 +2,8 @@ import { clearedSessionCookie, sessionCookie, sessionTokenFromHeaders } from "./
 import { config, type Config } from "../config";
 import { ApiError, ERRORS, secondsToWait } from "../errors";
 import type { RequestOrigin } from "../request-origin";
-import { logger } from "../runtime/logger.mjs";
-import { loggedPath, REQUEST_ID_HEADER } from "../runtime/request-context.mjs";
+import { logger } from "../../server/logger.mjs";
+import { loggedPath, REQUEST_ID_HEADER } from "../../server/request-context.mjs";
 import { enterWaitingRoom } from "./waiting-room";
 import { authenticate, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
 import { discardBody, readFormBody, readJsonBody } from "./body";

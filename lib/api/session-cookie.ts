@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { ApiError } from "../errors";
-import { isHttpsOrigin } from "../runtime/request-context.mjs";
+import { isHttpsOrigin } from "../../server/request-context.mjs";
 
 // The session cookie holds only a random token; the database keeps its SHA-256
 // (lib/auth/sessions.ts). `__Host-` pins the cookie to this origin over https.

@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { processWide } from "../process-wide";
-import { logger } from "../runtime/logger.mjs";
+import { logger } from "../../server/logger.mjs";
 
 // The requests this process holds open while they wait: status requests with `Prefer: wait`
 // and event streams. Each keeps its request's state for as long as it waits, about 64 KiB of

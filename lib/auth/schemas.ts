@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "../field-limits";
+import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "../field-lengths";
 
 /** The sign-in and sign-up forms. */
 export const credentialsSchema = z.object({

@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { db } from "../db";
+import { db } from "../database/db";
 import { hashSecret, randomId, randomSecret } from "../secrets";
 
 // Browser sessions: a random token in the cookie, its SHA-256 in the database.

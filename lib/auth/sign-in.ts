@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { db } from "../db";
+import { db } from "../database/db";
 import { ApiError } from "../errors";
 import { releaseSlot, takeSlot } from "../limits/in-flight";
 import { addressSubject, consumeRateLimit, countedEvents, giveBack, recordEvent } from "../limits/rate-limit";

@@ -1,4 +1,4 @@
-import { db } from "../db";
+import { db } from "../database/db";
 import { hashPassword, needsRehash } from "./passwords";
 
 // A password hashed at an older, lower scrypt cost is hashed again at today's on the next

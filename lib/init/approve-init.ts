@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { initApprovedRecord } from "../activity/record-activity";
-import { db, inOneTransaction, isUniqueViolation } from "../db";
+import { db, inOneTransaction, isUniqueViolation } from "../database/db";
 import { ApiError } from "../errors";
 import { prepareProjectKey } from "../projects/project-keys";
 import { findOwnedProject } from "../projects/projects";

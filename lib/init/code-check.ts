@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Config } from "../config";
-import { db } from "../db";
+import { db } from "../database/db";
 import { ApiError, rateLimited } from "../errors";
 import { MAX_CODE_ATTEMPTS } from "../limits/rules";
 import { publishInitChange } from "./init-events";

@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { initDeniedRecord } from "../activity/record-activity";
-import { db, inOneTransaction } from "../db";
+import { db, inOneTransaction } from "../database/db";
 import { ApiError } from "../errors";
 import { publishInitChange } from "./init-events";
 import { NOT_PENDING, pendingInit } from "./init-lifecycle";

@@ -1,12 +1,12 @@
 import cluster from "node:cluster";
 import pg from "pg";
 import { config, type Config } from "../config";
-import { databaseProvider } from "../database-url";
-import { db } from "../db";
+import { databaseProvider } from "../database/database-url";
+import { db } from "../database/db";
 import { processWide } from "../process-wide";
-import { logger } from "../runtime/logger.mjs";
-import { reportMetric } from "../runtime/metrics.mjs";
-import { STOPPING_EVENT } from "../runtime/request-context.mjs";
+import { logger } from "../../server/logger.mjs";
+import { reportMetric } from "../../server/metrics.mjs";
+import { STOPPING_EVENT } from "../../server/request-context.mjs";
 
 // Change notices of inits, for the requests that wait on one (Prefer: wait, the event stream).
 // A notice only says "this init may have changed": a woken waiter reads the row again, so a

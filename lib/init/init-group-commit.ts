@@ -1,7 +1,7 @@
 import { config } from "../config";
 import type { Prisma } from "../generated/prisma/client";
-import { databaseProvider } from "../database-url";
-import { db } from "../db";
+import { databaseProvider } from "../database/database-url";
+import { db } from "../database/db";
 import { processWide } from "../process-wide";
 
 // Group commit for Create Init. Each init is one durable row, and with SQLITE_SYNCHRONOUS=FULL a

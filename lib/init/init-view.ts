@@ -1,6 +1,6 @@
-import { db } from "../db";
+import { db } from "../database/db";
 import { RANDOM_ID_PATTERN } from "../secrets";
-import { addressesDiffer } from "./address-mismatch";
+import { addressesDiffer } from "../ip-address";
 import { effectiveStatus, type InitStatus } from "./init-lifecycle";
 
 /** What the init page shows of an init: what the client reported and what the server saw. */

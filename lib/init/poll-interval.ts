@@ -1,4 +1,4 @@
-import { counterTable, directSql } from "../direct-sql";
+import { counterTable, directSql } from "../database/direct-sql";
 import { slowDown } from "../errors";
 
 // RFC 8628 §3.5: a client polling faster than the interval is told to slow down. Only accepted
@@ -11,7 +11,7 @@ import { slowDown } from "../errors";
 // The clock is one row per (init, poller) updated in place, kept out of the durable-flush path:
 // losing it to a power cut lets at most one poll through early, so it is not worth an fsync per
 // accepted poll. On SQLite it lives in the counters' side file, attached with synchronous=NORMAL
-// in WAL mode (commits do not fsync; lib/db.ts), on PostgreSQL in an UNLOGGED table (no WAL, no flush).
+// in WAL mode (commits do not fsync; lib/database/db.ts), on PostgreSQL in an UNLOGGED table (no WAL, no flush).
 
 export type Poller = "secret_holder" | "anyone";
 
@@ -22,7 +22,7 @@ export const POLL_TOLERANCE = 0.25;
 /**
  * Records an on-time poll, or refuses a fast one with `slow_down`, in one statement (an upsert
  * whose syntax SQLite and PostgreSQL share), so two concurrent polls cannot both pass. On the
- * driver itself: it runs on every poll (lib/direct-sql.ts).
+ * driver itself: it runs on every poll (lib/database/direct-sql.ts).
  */
 export async function admitPoll(initId: string, poller: Poller, intervalMs: number, now: number): Promise<void> {
   const sql = await directSql();

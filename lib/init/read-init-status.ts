@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { directSql, timestampMs } from "../direct-sql";
+import { directSql, timestampMs } from "../database/direct-sql";
 import { projectUrl } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
 import { RANDOM_ID_PATTERN } from "../secrets";
@@ -31,7 +31,7 @@ export type InitRow = {
 
 type StoredInitRow = Omit<InitRow, "intervalMs" | "expiresAt"> & { intervalMs: number | string; expiresAt: string };
 
-// Read on every poll, so on the driver itself (lib/direct-sql.ts).
+// Read on every poll, so on the driver itself (lib/database/direct-sql.ts).
 const INIT_ROW = `SELECT "id", "status", "intervalMs", "expiresAt", "secretHash", "projectId", "accessTokenId" FROM "Init" WHERE "id" = ?`;
 
 export async function readInitRow(id: string): Promise<InitRow | null> {

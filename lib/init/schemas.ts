@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SENDER_DEVICE_MAX, SENDER_IP_MAX, SENDER_MAX, SENDER_OS_MAX, USER_CODE_INPUT_MAX } from "../field-limits";
+import { SENDER_DEVICE_MAX, SENDER_IP_MAX, SENDER_MAX, SENDER_OS_MAX, USER_CODE_INPUT_MAX } from "../field-lengths";
 import { projectNameSchema } from "../projects/schemas";
 import { requiredText, safeText } from "../text";
 

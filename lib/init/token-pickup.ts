@@ -1,12 +1,12 @@
 import type { Config } from "../config";
 import { tokenCollectedRecord } from "../activity/record-activity";
-import { db, inOneTransaction } from "../db";
+import { db, inOneTransaction } from "../database/db";
 import { ApiError } from "../errors";
 import { consumeRateLimit, giveBack, type TakenUnit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
 import { secretMatchesHash } from "../secrets";
-import { deleteAccessToken, issueProjectAccessToken } from "../tokens/issue-access-token";
+import { deleteAccessToken, issueProjectAccessToken } from "../access-tokens/issue-access-token";
 
 // The token pickup: once an init is done, the client that presents the init's secret
 // (`Authorization: Bearer <secret>`, RFC 6750 §2.1) gets the project, the approver and, exactly

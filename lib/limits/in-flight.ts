@@ -1,4 +1,4 @@
-import { counterTable, directSql, placeholders } from "../direct-sql";
+import { counterTable, directSql, placeholders } from "../database/direct-sql";
 import { rateLimited, secondsToWait } from "../errors";
 import type { RateLimit } from "./rate-limit";
 

@@ -1,10 +1,10 @@
 import { isIP } from "node:net";
-import { counterTable, directSql } from "../direct-sql";
+import { counterTable, directSql } from "../database/direct-sql";
 import { rateLimited, secondsToWait, type ApiError } from "../errors";
 
 // Abuse limits: fixed-window counters in the database, so that every instance counts against
-// the same limit; in the counters' table, kept out of the durable-flush path (lib/db.ts), and
-// on the driver itself (lib/direct-sql.ts): Create Init takes a unit on every request.
+// the same limit; in the counters' table, kept out of the durable-flush path (lib/database/db.ts), and
+// on the driver itself (lib/database/direct-sql.ts): Create Init takes a unit on every request.
 // Conditional statements in SQL that SQLite and PostgreSQL share take a unit before the work,
 // only while there is room (a refused request writes nothing), so concurrent requests never
 // overshoot; a request the rules do not count gives its unit back afterwards.

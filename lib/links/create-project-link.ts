@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { linkCreatedRecord } from "../activity/record-activity";
-import { db, inOneTransaction } from "../db";
+import { db, inOneTransaction } from "../database/db";
 import { ApiError } from "../errors";
 import { countedUnlessRefused } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
@@ -8,7 +8,7 @@ import { projectPublicKey } from "../projects/project-keys";
 import type { RequestOrigin } from "../request-origin";
 import { resolveProjectId } from "../projects/resolve-project";
 import { randomId } from "../secrets";
-import { recordTokenUse, type AuthenticatedToken } from "../tokens/authenticate-access-token";
+import { recordTokenUse, type AuthenticatedToken } from "../access-tokens/authenticate-access-token";
 import { signLinkBearer } from "./link-bearer";
 import type { LinkAnswer } from "./schemas";
 

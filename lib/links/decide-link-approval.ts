@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { db, isUniqueViolation } from "../db";
+import { db, isUniqueViolation } from "../database/db";
 import { ApiError } from "../errors";
 import { resolveProjectId } from "../projects/resolve-project";
 import { randomId } from "../secrets";

@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { db } from "../db";
+import { db } from "../database/db";
 import { ApiError } from "../errors";
 
 // A link approved in the browser (LEGACY_LINK_APPROVAL; docs/api.md, Compatibility with existing

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Config } from "../config";
-import { db } from "../db";
-import { SENDER_DEVICE_MAX, SENDER_IP_MAX } from "../field-limits";
+import { db } from "../database/db";
+import { SENDER_DEVICE_MAX, SENDER_IP_MAX } from "../field-lengths";
 import { storedKey } from "../projects/project-keys";
 import { resolveProjectId } from "../projects/resolve-project";
 import { safeText } from "../text";

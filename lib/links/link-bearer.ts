@@ -4,7 +4,7 @@ import type { Config } from "../config";
 import { ApiError } from "../errors";
 import { resolveProjectId } from "../projects/resolve-project";
 import { randomId } from "../secrets";
-import { LINK_JWT_ALGORITHM, publishedKeys, recordSignature, signingKey } from "./signing-keys";
+import { LINK_JWT_ALGORITHM, publishedKeys, recordSignature, signingKey } from "../signing-keys/signing-keys";
 
 // The link bearer: a JWT (RFC 7519) signed by the service, naming one link (`sub`) of one
 // project (`aud`, `project_id`) and, as RFC 9068 §2.2 requires, the client it was issued to

@@ -1,4 +1,4 @@
-import { db } from "../db";
+import { db } from "../database/db";
 import { ApiError } from "../errors";
 import type { VerifiedLinkBearer } from "./link-bearer";
 import type { LinkedProject } from "./schemas";

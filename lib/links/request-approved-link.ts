@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { db, isUniqueViolation } from "../db";
+import { db, isUniqueViolation } from "../database/db";
 import { ApiError } from "../errors";
 import { addressSubject, consumeRateLimit, giveBack } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
@@ -7,7 +7,7 @@ import { projectPublicKey } from "../projects/project-keys";
 import { resolveProjectId } from "../projects/resolve-project";
 import type { RequestOrigin } from "../request-origin";
 import { randomId } from "../secrets";
-import { deleteAccessToken, issueProjectAccessToken } from "../tokens/issue-access-token";
+import { deleteAccessToken, issueProjectAccessToken } from "../access-tokens/issue-access-token";
 import { clientSoftware } from "./client-software";
 import { createProjectLink, type LinkAnswer } from "./create-project-link";
 import { alreadyLinked, assertLegacyLinkApproval, linkApprovalState, waitingNeedsRefresh } from "./link-approval-lifecycle";

@@ -1,6 +1,6 @@
 import type { Config } from "../config";
-import { rotateSigningKeys } from "../links/signing-keys";
-import { logger } from "../runtime/logger.mjs";
+import { rotateSigningKeys } from "../signing-keys/signing-keys";
+import { logger } from "../../server/logger.mjs";
 import { sweep, type SweepResult } from "./sweep";
 
 // The maintenance timer of every instance: deletes what has expired and rotates the signing

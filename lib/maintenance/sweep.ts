@@ -1,6 +1,6 @@
 import { deleteOldActivity, recordExpiries } from "../activity/sweep-activity";
 import type { Config } from "../config";
-import { db } from "../db";
+import { db } from "../database/db";
 import { sweepPollClocks } from "../init/poll-interval";
 import { sweepEndedWindows } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";

@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import { processWide } from "../process-wide";
-import { logger } from "../runtime/logger.mjs";
-import { reportMetric } from "../runtime/metrics.mjs";
+import { logger } from "../../server/logger.mjs";
+import { reportMetric } from "../../server/metrics.mjs";
 import { generateOnThread, type RsaKeyPair } from "./key-threads";
 
 // Who gets the next RSA key pair of this process. Generating one takes a second or more of a

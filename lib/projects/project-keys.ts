@@ -1,10 +1,10 @@
 import { createHash, createPublicKey } from "node:crypto";
 import type { Config } from "../config";
 import { seal } from "../crypto/sealed";
-import { db, isForeignKeyViolation, isUniqueViolation } from "../db";
+import { db, isForeignKeyViolation, isUniqueViolation } from "../database/db";
 import { ApiError, notFound } from "../errors";
 import { processWide } from "../process-wide";
-import { logger } from "../runtime/logger.mjs";
+import { logger } from "../../server/logger.mjs";
 import { returnKeyPair, takeKeyPair, whenSlotFree } from "./key-queue";
 import type { RsaKeyPair } from "./key-threads";
 

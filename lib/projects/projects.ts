@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { db } from "../db";
+import { db } from "../database/db";
 import { RANDOM_ID_PATTERN } from "../secrets";
 
 // Projects as their owner sees them, on the pages and where a person picks one.

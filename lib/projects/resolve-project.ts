@@ -1,4 +1,4 @@
-import { db, isUniqueViolation } from "../db";
+import { db, isUniqueViolation } from "../database/db";
 import { RANDOM_ID_PATTERN } from "../secrets";
 
 // Existing clients of the original platform keep the init's id as the project's id, also when

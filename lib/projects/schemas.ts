@@ -1,4 +1,4 @@
-import { PROJECT_NAME_MAX } from "../field-limits";
+import { PROJECT_NAME_MAX } from "../field-lengths";
 import { requiredText } from "../text";
 
 export const projectNameSchema = requiredText(PROJECT_NAME_MAX);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { hashSecret } from "@/lib/secrets";
 import { createTokenForm, newAccount, revokeLinkForm, revokeTokenForm } from "../helpers/forms";
 import { approvedClient, createLink, getProject, linked, linkSnapshot, randomIv, withToken } from "../helpers/links";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { hashSecret } from "@/lib/secrets";
 import { databaseSnapshot } from "../helpers/api";
 import { COOKIE_NAME, newAccount, sessionTokenOf, signIn, signOut, signUp } from "../helpers/forms";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { hashSecret } from "@/lib/secrets";
 import { createdInit, databaseSnapshot, getInitStatus } from "../helpers/api";
 import { approve, deny, newAccount } from "../helpers/forms";

@@ -3,10 +3,10 @@ import { decodeProtectedHeader, SignJWT, type JWTPayload } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
 import { unseal } from "@/lib/crypto/sealed";
-import { db } from "@/lib/db";
-import { PEER_ADDRESS_HEADER } from "@/lib/runtime/request-context.mjs";
+import { db } from "@/lib/database/db";
+import { PEER_ADDRESS_HEADER } from "@/server/request-context.mjs";
 import { hashSecret } from "@/lib/secrets";
-import { revokeAccessToken } from "@/lib/tokens/manage-access-tokens";
+import { revokeAccessToken } from "@/lib/access-tokens/manage-access-tokens";
 import { createdInit, getInitStatus } from "../helpers/api";
 import { approve, COOKIE_NAME, createTokenForm, deny, newAccount, signIn, signOut } from "../helpers/forms";
 import * as noSuchRoute from "@/app/api/[...path]/route";
@@ -288,7 +288,7 @@ describe("attacks on the JWT and JWK Set details (issue 14, item 6)", () => {
   // A verifier that cached the key set may meet a bearer of a retired key: the key stays
   // published for as long as a bearer it signed lives, whatever LINK_LIFETIME_DAYS says now.
   it("keeps publishing a retired key until the last bearer it signed expires, even after LINK_LIFETIME_DAYS was lowered", async () => {
-    const { rotateSigningKeys } = await import("@/lib/links/signing-keys");
+    const { rotateSigningKeys } = await import("@/lib/signing-keys/signing-keys");
     const publishedKids = async () => ((await (await dispatch("GET", "/.well-known/jwks.json")).json()) as { keys: { kid: string }[] }).keys.map((key) => key.kid);
     const client = await approvedClient();
     const link = await linked(client.projectId, client.accessToken);

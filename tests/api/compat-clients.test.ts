@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { findInitView } from "@/lib/init/init-view";
 import { sweep } from "@/lib/maintenance/sweep";
 import { resolveProjectId } from "@/lib/projects/resolve-project";

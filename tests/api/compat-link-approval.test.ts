@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { findLinkApprovalView } from "@/lib/links/link-approval-view";
 import { listProjectLinks } from "@/lib/links/manage-links";
 import { sweep } from "@/lib/maintenance/sweep";
 import { projectPublicKey } from "@/lib/projects/project-keys";
-import { PEER_ADDRESS_HEADER } from "@/lib/runtime/request-context.mjs";
+import { PEER_ADDRESS_HEADER } from "@/server/request-context.mjs";
 import { createInit } from "../helpers/api";
 import { approve, cookieHeader, newAccount, revokeLinkForm, SITE } from "../helpers/forms";
 import { dispatch } from "../helpers/in-process";

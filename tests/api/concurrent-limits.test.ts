@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { hashSecret } from "@/lib/secrets";
-import { issueProjectAccessToken } from "@/lib/tokens/issue-access-token";
+import { issueProjectAccessToken } from "@/lib/access-tokens/issue-access-token";
 import { createdInit, getInitStatus, rateLimitCounter } from "../helpers/api";
 import { approve, newAccount, signIn, signUp } from "../helpers/forms";
 import { heldPickupsEndedAtOnce } from "../helpers/held-pickups";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { hashSecret, RANDOM_ID_PATTERN } from "@/lib/secrets";
 import { createInit, createInitJson, createdInit, databaseSnapshot } from "../helpers/api";
 

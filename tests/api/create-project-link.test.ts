@@ -3,11 +3,11 @@ import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from "jo
 import { describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
 import { unseal } from "@/lib/crypto/sealed";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { projectKeyAssociatedData } from "@/lib/projects/project-keys";
 import { hashSecret } from "@/lib/secrets";
-import { createAccessToken } from "@/lib/tokens/issue-access-token";
-import { revokeAccessToken } from "@/lib/tokens/manage-access-tokens";
+import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
+import { revokeAccessToken } from "@/lib/access-tokens/manage-access-tokens";
 import { approvedClient, createLink, getProject, linked, linkSnapshot, publishedJwks, randomIv, withToken } from "../helpers/links";
 import { rateLimitCounters } from "../helpers/api";
 

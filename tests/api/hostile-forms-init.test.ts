@@ -3,10 +3,10 @@ import { beforeAll, describe, it } from "vitest";
 import { POST as approveRoute } from "@/app/init/[id]/approve/route";
 import { POST as denyRoute } from "@/app/init/[id]/deny/route";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { ApiError } from "@/lib/errors";
 import { projectPublicKey } from "@/lib/projects/project-keys";
-import { PROJECT_NAME_MAX } from "@/lib/field-limits";
+import { PROJECT_NAME_MAX } from "@/lib/field-lengths";
 import { createdInit } from "../helpers/api";
 import { approve, COOKIE_NAME, deny } from "../helpers/forms";
 import {

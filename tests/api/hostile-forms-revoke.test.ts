@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
 import { POST as revokeLinkRoute } from "@/app/projects/[id]/links/[linkId]/revoke/route";
 import { POST as revokeTokenRoute } from "@/app/settings/tokens/[id]/revoke/route";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { hashSecret, randomId, randomSecret } from "@/lib/secrets";
 import { assertHostileForm, expectSuccesses, formPairsArb, HOSTILE_ATOMS, hostileTextArb, NUM_RUNS, pathParam, preview, PROPERTY_TIMEOUT_MS, SEED, segmentArb, sometimes } from "../helpers/hostile";
 import { anyPost, postForm, signedInPersonWithProjects, type FormInput } from "../helpers/hostile-forms";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
 import { GET as initStatusRoute } from "@/app/api/init/[id]/route";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { projectPublicKey } from "@/lib/projects/project-keys";
 import { createdInit, getInitStatus } from "../helpers/api";
 import { approve, deny, newAccount } from "../helpers/forms";

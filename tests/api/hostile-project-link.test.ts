@@ -5,11 +5,11 @@ import { beforeAll, describe, it } from "vitest";
 import { POST as linkRoute } from "@/app/api/projects/[projectId]/link/[iv]/route";
 import { GET as projectRoute } from "@/app/api/projects/[projectId]/route";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { revokeProjectLink } from "@/lib/links/manage-links";
 import { signLinkBearer } from "@/lib/links/link-bearer";
-import { createAccessToken } from "@/lib/tokens/issue-access-token";
-import { revokeAccessToken } from "@/lib/tokens/manage-access-tokens";
+import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
+import { revokeAccessToken } from "@/lib/access-tokens/manage-access-tokens";
 import { approvedClient, linked, publishedJwks } from "../helpers/links";
 import {
   assertHostile,

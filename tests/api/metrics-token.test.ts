@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { GET as metrics } from "@/app/api/metrics/route";
-import { PEER_ADDRESS_HEADER } from "@/lib/runtime/request-context.mjs";
+import { PEER_ADDRESS_HEADER } from "@/server/request-context.mjs";
 import { parseMetrics } from "../helpers/metrics-text.mjs";
 
 // GET /api/metrics with METRICS_TOKEN: the bearer is required from every address, loopback too.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GET as metrics } from "@/app/api/metrics/route";
-import { PEER_ADDRESS_HEADER } from "@/lib/runtime/request-context.mjs";
+import { PEER_ADDRESS_HEADER } from "@/server/request-context.mjs";
 import { createdInit, getInitStatus } from "../helpers/api";
 import { parseMetrics, sampleValue } from "../helpers/metrics-text.mjs";
 

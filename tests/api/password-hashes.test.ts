@@ -1,6 +1,6 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { randomId } from "@/lib/secrets";
 import { newEmail } from "../helpers/journey.mjs";
 import { sessionTokenOf, signIn } from "../helpers/forms";

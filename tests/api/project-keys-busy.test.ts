@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { prepareProjectKey, projectPublicKey } from "@/lib/projects/project-keys";
-import { logger } from "@/lib/runtime/logger.mjs";
+import { logger } from "@/server/logger.mjs";
 import { createLink, linkSnapshot, randomIv, withToken } from "../helpers/links";
 import { accountWithKeylessProjects, keyOnceStored } from "../helpers/project-keys";
 import { rateLimitCounters } from "../helpers/api";

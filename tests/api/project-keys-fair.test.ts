@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { prepareProjectKey, projectPublicKey } from "@/lib/projects/project-keys";
 import { approvedClient, createLink, linked, linkSnapshot, randomIv, withToken } from "../helpers/links";
 import { accountWithKeylessProjects, keyOnceStored, keyStoredAt } from "../helpers/project-keys";

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { signInDelayMs } from "@/lib/auth/sign-in";
 import { addressSubject } from "@/lib/limits/rate-limit";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { createdInit, createInitJson, getInitStatus, rateLimitCounter } from "../helpers/api";
 import { approve, sessionTokenOf, signIn, signUp } from "../helpers/forms";
 import { approvedClient, createLink, randomIv, withToken } from "../helpers/links";

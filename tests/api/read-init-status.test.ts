@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
-import { databaseProvider } from "@/lib/database-url";
-import { db } from "@/lib/db";
-import { PEER_ADDRESS_HEADER } from "@/lib/runtime/request-context.mjs";
+import { databaseProvider } from "@/lib/database/database-url";
+import { db } from "@/lib/database/db";
+import { PEER_ADDRESS_HEADER } from "@/server/request-context.mjs";
 import { createdInit, databaseSnapshot, getInitStatus, pollClocks } from "../helpers/api";
 
 const BROWSER = { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/156" };

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 
 // Two instances starting at once on an empty database, one of them with another master key
 // (say, each machine made its own development key): whichever loses the race for the first
@@ -8,7 +8,7 @@ import { db } from "@/lib/db";
 
 async function startingProcess() {
   vi.resetModules();
-  return import("@/lib/links/signing-keys");
+  return import("@/lib/signing-keys/signing-keys");
 }
 
 describe("first start of two instances with different master keys", () => {

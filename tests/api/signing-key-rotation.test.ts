@@ -1,9 +1,9 @@
 import { decodeProtectedHeader } from "jose";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { runMaintenance } from "@/lib/maintenance/maintenance";
-import { createAccessToken } from "@/lib/tokens/issue-access-token";
+import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
 import { approvedClient, getProject, linked, publishedJwks } from "../helpers/links";
 
 // Key rotation over two months of a faked clock (only Date is faked; the database is real).
@@ -76,14 +76,14 @@ describe("signing key rotation", () => {
 
 describe("a server started with the wrong master key", () => {
   it("is refused before it can add a signing key that the other instances cannot open, even when rotation is due", async () => {
-    const { prepareSigningKey } = await import("@/lib/links/signing-keys");
+    const { prepareSigningKey } = await import("@/lib/signing-keys/signing-keys");
     await prepareSigningKey(config());
     const prisma = await db();
     const before = await prisma.signingKey.count();
     vi.setSystemTime(Date.now() + 400 * DAY_MS);
     // Another process: fresh modules, nothing decrypted yet, and a wrong master key.
     vi.resetModules();
-    const other = await import("@/lib/links/signing-keys");
+    const other = await import("@/lib/signing-keys/signing-keys");
     const wrong = { ...config(), masterKey: Buffer.alloc(32, 9) };
     await expect(other.prepareSigningKey(wrong)).rejects.toThrow("does not open");
     await expect(other.rotateSigningKeys(wrong)).rejects.toThrow("does not open");

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { createdInit, getInitStatus } from "../helpers/api";
 import { approve, newAccount } from "../helpers/forms";
 

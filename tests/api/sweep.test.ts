@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { consumeRateLimit } from "@/lib/limits/rate-limit";
 import { limitRules } from "@/lib/limits/rules";
 import { sweep } from "@/lib/maintenance/sweep";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { db, inOneTransaction } from "@/lib/db";
+import { db, inOneTransaction } from "@/lib/database/db";
 import { randomId } from "@/lib/secrets";
 
-// A transaction (inOneTransaction, lib/db.ts) holds only its own statements. On SQLite Prisma's
+// A transaction (inOneTransaction, lib/database/db.ts) holds only its own statements. On SQLite Prisma's
 // adapter runs everything on one connection, so this is the property to guard: a statement of
 // another request issued around a transaction must not run inside it (answered before it
 // commits, undone if it rolls back). Writes issued at every step before and after the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { createdInit } from "../helpers/api";
 import { approve, deny, newAccount } from "../helpers/forms";
 import { dispatch } from "../helpers/in-process";

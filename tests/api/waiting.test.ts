@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { HEARTBEAT_MS } from "@/lib/api/event-stream";
 import { REREAD_MS } from "@/lib/init/follow-init";
 import { MAX_STREAMS_PER_INIT } from "@/lib/limits/rules";

@@ -1,5 +1,5 @@
-import { db } from "@/lib/db";
-import { counterTable, directSql } from "@/lib/direct-sql";
+import { db } from "@/lib/database/db";
+import { counterTable, directSql } from "@/lib/database/direct-sql";
 import { dispatch, inProcess } from "./in-process";
 import { createInit as createInitStep } from "./journey.mjs";
 

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { MAX_FORM_BODY_BYTES } from "@/lib/api/body";
 import { randomId } from "@/lib/secrets";
 import { newAccount, sessionTokenOf, signIn, signOut, SITE } from "./forms";

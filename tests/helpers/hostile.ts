@@ -4,7 +4,7 @@ import { afterAll, expect } from "vitest";
 import { FORM_FLASH_COOKIE } from "@/lib/api/form-flash";
 import { sessionCookieName } from "@/lib/api/session-cookie";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { ERRORS, pageMessage, type ErrorCode } from "@/lib/errors";
 import { publicPath, type Method, type Operation } from "@/lib/api/operation";
 import { OPERATIONS } from "@/lib/api/operations";

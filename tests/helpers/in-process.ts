@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { publicPath } from "@/lib/api/operation";
 import { OPERATIONS } from "@/lib/api/operations";
 import type { RouteHandler } from "@/lib/api/route";
-import { PEER_ADDRESS_HEADER } from "@/lib/runtime/request-context.mjs";
+import { PEER_ADDRESS_HEADER } from "@/server/request-context.mjs";
 import type { Answer, Send } from "./journey.mjs";
 
 // The service in this process: a path leads to its real route handler, called with a real

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { dispatch, inProcess } from "./in-process";
 import { approvedClient as approvedClientJourney, createLink as createLinkStep, newEmail, randomIv } from "./journey.mjs";
 import { SITE } from "./forms";

@@ -1,8 +1,8 @@
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db } from "@/lib/database/db";
 import { prepareProjectKey, storedKey } from "@/lib/projects/project-keys";
 import { randomId } from "@/lib/secrets";
-import { createAccessToken } from "@/lib/tokens/issue-access-token";
+import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
 import { approvedClient } from "./links";
 
 // Accounts and projects for the key queue's tests (tests/api/project-keys-*.test.ts).

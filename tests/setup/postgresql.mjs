@@ -3,7 +3,7 @@
 // per test file; for Playwright one fresh database per server.
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { migratePostgresql } from "../../lib/runtime/migrate-postgresql.mjs";
+import { migratePostgresql } from "../../server/migrate-postgresql.mjs";
 
 /** Every run's databases start with its own prefix, so that runs side by side never touch each other's. */
 export const runPrefix = () => `initlink_test_${randomUUID().slice(0, 8)}_`;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressesDiffer } from "@/lib/init/address-mismatch";
-import { canonicalAddress } from "@/lib/ip-address";
+import { addressesDiffer, canonicalAddress } from "@/lib/ip-address";
 
 // The init page's "differs from the reported address" flag compares addresses, not spellings.
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loggedPath } from "@/lib/runtime/request-context.mjs";
+import { loggedPath } from "@/server/request-context.mjs";
 
 // With LEGACY_LINK_APPROVAL, whoever knows (project, iv) between approval and claim gets the
 // link: the request log keeps neither a query string nor a whole iv.

@@ -1,9 +1,9 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger, isoTimestamp, redactSecrets } from "@/lib/runtime/logger.mjs";
+import { createLogger, isoTimestamp, redactSecrets } from "@/server/logger.mjs";
 
 // Every log line is one JSON object; an error carries its stack; no secret reaches the log,
-// not even inside an error's message (lib/runtime/logger.mjs).
+// not even inside an error's message (server/logger.mjs).
 
 function capture() {
   const lines: string[] = [];

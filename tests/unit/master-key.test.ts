@@ -5,10 +5,10 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { MissingMasterKeyError, resolveMasterKey } from "@/lib/runtime/master-key.mjs";
+import { MissingMasterKeyError, resolveMasterKey } from "@/server/master-key.mjs";
 
 const execFileAsync = promisify(execFile);
-const MODULE = pathToFileURL(path.resolve("lib/runtime/master-key.mjs")).href;
+const MODULE = pathToFileURL(path.resolve("server/master-key.mjs")).href;
 const scratch = () => path.join(mkdtempSync(path.join(tmpdir(), "initlink-key-")), "data", "master.key");
 
 describe("resolveMasterKey (server start)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { routeTargetOfAlias } from "@/lib/runtime/path-aliases.mjs";
+import { routeTargetOfAlias } from "@/server/path-aliases.mjs";
 
 // server.mjs hands an alias's request to the route that serves it; anything else goes on as sent.
 describe("routeTargetOfAlias", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { requestIdOf } from "@/lib/runtime/request-context.mjs";
+import { requestIdOf } from "@/server/request-context.mjs";
 
 // An incoming X-Request-Id is kept when it is one sane token (server.mjs), else replaced.
 const fresh = () => "fresh-id";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { routeMatcher, UNMATCHED_ROUTE } from "@/lib/runtime/route-pattern.mjs";
+import { routeMatcher, UNMATCHED_ROUTE } from "@/server/route-pattern.mjs";
 
 // The metrics label a request by its route's pattern, never by its path: ids would make a
 // series per init. The manifest below has the shape of .next/routes-manifest.json.

@@ -1,10 +1,10 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setSecurityHeaders } from "@/lib/runtime/security-headers.mjs";
+import { setSecurityHeaders } from "@/server/security-headers.mjs";
 
 // server.mjs sets every answer's security headers before Next sees the request, and puts a page's
-// nonce in the request's policy, where Next reads it (lib/runtime/security-headers.mjs). A real
+// nonce in the request's policy, where Next reads it (server/security-headers.mjs). A real
 // node:http server here; each answer echoes the request's policy header as Next would see it.
 
 let server: Server;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { countersFile, prepareSqliteFiles } from "@/lib/database-url";
+import { countersFile, prepareSqliteFiles } from "@/lib/database/database-url";
 
 // The SQLite database holds password hashes and sealed keys: its folder and every file of it
 // (the database, its -wal and -shm, the poll clock's database and its own) are the owner's alone.
@@ -15,7 +15,7 @@ describe("SQLite files", () => {
   it("creates the folder 0700 and the database, WAL, shared-memory and poll-clock files 0600", () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), "initlink-files-")), "nested", "data", "initlink.db");
     prepareSqliteFiles(file);
-    // What lib/sqlite-setup.ts does next: WAL on both databases, and writes that make the side files.
+    // What lib/database/sqlite-setup.ts does next: WAL on both databases, and writes that make the side files.
     const database = new Database(file);
     database.pragma("journal_mode = WAL");
     database.prepare("ATTACH DATABASE ? AS counters").run(countersFile(file));

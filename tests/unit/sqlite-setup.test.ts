@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { countersFile } from "@/lib/database-url";
-import { setUpSqlite } from "@/lib/sqlite-setup";
+import { countersFile } from "@/lib/database/database-url";
+import { setUpSqlite } from "@/lib/database/sqlite-setup";
 
 // Workers of one server open a new database at the same moment. Switching it to WAL needs the
 // file to itself; a worker that got SQLITE_BUSY there never served (every request answered 500).

@@ -5,7 +5,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 // A bad setting stops npm start before it migrates the database, and server.mjs before it
-// forks a worker or says "listening" (lib/runtime/check-environment.mjs).
+// forks a worker or says "listening" (server/check-environment.mjs).
 
 const MASTER_KEY = Buffer.alloc(32, 1).toString("base64");
 

@@ -6,7 +6,7 @@ import { recordInitOpened } from "@/lib/activity/record-activity";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
 import { config } from "@/lib/config";
-import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-limits";
+import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-lengths";
 import { pageMessage } from "@/lib/errors";
 import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
 import { findInitView, type InitView } from "@/lib/init/init-view";

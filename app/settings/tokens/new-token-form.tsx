@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { TOKEN_NAME_MAX } from "@/lib/field-limits";
-import type { NewTokenAnswer } from "@/lib/tokens/issue-access-token";
+import { TOKEN_NAME_MAX } from "@/lib/field-lengths";
+import type { NewTokenAnswer } from "@/lib/access-tokens/issue-access-token";
 import { CopyButton } from "../../copy-button";
 import { ErrorAlert } from "../../form-parts";
 import { LocalTime } from "../../local-time";

@@ -1,4 +1,4 @@
-import { newTokenSchema } from "../../tokens/schemas";
+import { newTokenSchema } from "../../access-tokens/schemas";
 import { operation } from "../operation";
 
 // POST /settings/tokens/create — the new-token form of the settings page. It answers JSON, not

@@ -1,8 +1,8 @@
 import { jwksSchema } from "../../links/schemas";
-import { JWKS_MAX_AGE_SECONDS } from "../../links/signing-keys";
+import { JWKS_MAX_AGE_SECONDS } from "../../signing-keys/signing-keys";
 import { operation } from "../operation";
 
-// GET /.well-known/jwks.json (server.mjs maps it to the route, lib/runtime/path-aliases.mjs) — the
+// GET /.well-known/jwks.json (server.mjs maps it to the route, server/path-aliases.mjs) — the
 // public keys that verify link bearers. Verifiers may cache it briefly and refetch on an unknown kid;
 // public keys are for anyone, so a verifier running in a browser may read it too (CORS).
 

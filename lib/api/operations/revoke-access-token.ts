@@ -1,4 +1,4 @@
-import { tokenIdParamsSchema } from "../../tokens/schemas";
+import { tokenIdParamsSchema } from "../../access-tokens/schemas";
 import { emptyFormSchema, operation } from "../operation";
 
 // POST /settings/tokens/{id}/revoke — the Revoke button of a token on the settings page

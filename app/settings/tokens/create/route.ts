@@ -1,5 +1,5 @@
 import { createAccessTokenOperation } from "@/lib/api/operations/create-access-token";
 import { route } from "@/lib/api/route";
-import { createAccessToken } from "@/lib/tokens/issue-access-token";
+import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
 
 export const POST = route(createAccessTokenOperation, ({ auth: user, body }) => createAccessToken(user.id, body));

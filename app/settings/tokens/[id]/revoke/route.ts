@@ -1,6 +1,6 @@
 import { revokeAccessTokenOperation } from "@/lib/api/operations/revoke-access-token";
 import { route } from "@/lib/api/route";
-import { revokeAccessToken } from "@/lib/tokens/manage-access-tokens";
+import { revokeAccessToken } from "@/lib/access-tokens/manage-access-tokens";
 
 export const POST = route(revokeAccessTokenOperation, async ({ auth: user, params }) => {
   await revokeAccessToken(user.id, params.id);

@@ -2,7 +2,7 @@ import { createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey
 import type { JWK } from "jose";
 import type { Config } from "../config";
 import { seal, unseal } from "../crypto/sealed";
-import { db, isUniqueViolation } from "../db";
+import { db, isUniqueViolation } from "../database/db";
 import { randomId } from "../secrets";
 
 // The service's JWT signing keys: Ed25519 (alg EdDSA), newest signs. The maintenance timer

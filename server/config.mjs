@@ -2,7 +2,7 @@
 // Every setting the service reads from the environment, checked in one place. Plain JavaScript
 // so that `npm start` (scripts/start.mjs) and server.mjs can check it before they migrate the
 // database or listen: a bad value stops them with its message. lib/config.ts parses it once for
-// the app and holds its type; `lib/` takes its settings from there and never reads process.env.
+// the app, its type is this function's; `lib/` takes its settings from there and never reads process.env.
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { databaseProvider, databaseUrlFromEnv } from "./database-url.mjs";
@@ -118,7 +118,7 @@ const metricsTokenSchema = z
 const envSchema = z.object({
   APP_URL: appUrlSchema,
   PORT: intFromEnv("PORT", 3000, 1, 65535),
-  // 0: one worker process per core (lib/runtime/worker-count.mjs).
+  // 0: one worker process per core (server/worker-count.mjs).
   WEB_CONCURRENCY: intFromEnv("WEB_CONCURRENCY", 0, 1, 256),
   WORKER_HEAP_MB: intFromEnv("WORKER_HEAP_MB", 384, 64, 65_536),
   // 0: from WORKER_HEAP_MB (waitingPerProcess below).
@@ -177,7 +177,9 @@ export function parseConfig(env) {
     appUrl: parsed.APP_URL ?? `http://localhost:${parsed.PORT}`,
     databaseUrl,
     port: parsed.PORT,
+    /** The V8 heap limit (MiB) the primary gives each worker process (WORKER_HEAP_MB). */
     workerHeapMb: parsed.WORKER_HEAP_MB,
+    /** Requests one process holds open at once, `Prefer: wait` and event streams (lib/api/waiting-room.ts). */
     // A held request keeps about 64 KiB of heap (mostly Next.js's state of the request): 12 a MiB
     // of the heap above 128 MiB leave a quarter of it spare (3,072 for the default 384 MiB).
     waitingPerProcess: parsed.WAITING_PER_PROCESS || Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 12),
@@ -185,11 +187,17 @@ export function parseConfig(env) {
     initLifetimeMs: parsed.INIT_LIFETIME_SECONDS * 1000,
     trustProxyHops: parsed.TRUST_PROXY_HOPS,
     sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS,
+    /** PostgreSQL connections per instance. */
     databasePoolSize: parsed.DATABASE_POOL_SIZE,
+    /** Where each process LISTENs for init change notices, if not DATABASE_URL (PostgreSQL). */
     databaseListenUrl: parsed.DATABASE_LISTEN_URL,
+    /** How often expired rows are deleted (lib/maintenance/sweep.ts). */
     sweepIntervalMs: parsed.SWEEP_INTERVAL_SECONDS * 1000,
+    /** How long an init is kept after it expired: late polls read `expired`, not 404. */
     initRetentionMs: parsed.INIT_RETENTION_SECONDS * 1000,
+    /** How long an account's activity events are kept (lib/activity/). */
     activityRetentionMs: parsed.ACTIVITY_RETENTION_DAYS * DAY_MS,
+    /** Abuse limits (lib/limits/rules.ts). */
     limits: {
       createInitPerMinute: parsed.CREATE_INIT_PER_MINUTE,
       signInPerAddressPerMinute: parsed.SIGN_IN_PER_ADDRESS_PER_MINUTE,
@@ -198,12 +206,17 @@ export function parseConfig(env) {
       linksPerTokenPerMinute: parsed.LINKS_PER_TOKEN_PER_MINUTE,
       pickupsPerInitPerMinute: parsed.PICKUPS_PER_INIT_PER_MINUTE,
     },
+    /** confirm: the page shows the user code and asks to confirm it; enter: the person types it. */
     initCodeCheck: parsed.INIT_CODE_CHECK,
     sessionLifetimeMs: parsed.SESSION_LIFETIME_DAYS * DAY_MS,
     accessTokenLifetimeMs: parsed.ACCESS_TOKEN_LIFETIME_DAYS * DAY_MS,
+    /** AES-256 key that seals private keys at rest. */
     masterKey: parsed.MASTER_KEY,
+    /** Lifetime of a link bearer (JWT); never past its access token's expiry. */
     linkLifetimeMs: parsed.LINK_LIFETIME_DAYS * DAY_MS,
+    /** Age at which the JWT signing key is replaced by a new one. */
     signingKeyRotationMs: parsed.SIGNING_KEY_ROTATION_DAYS * DAY_MS,
+    /** Project key generation (lib/projects/key-queue.ts): worker threads, ready pairs kept per process, generations one account may have queued or running, how long a request waits for a key before 503. */
     projectKeys: {
       // By default the worker processes share the cores out: each process's threads take its share.
       threads: parsed.PROJECT_KEY_THREADS || Math.max(1, Math.floor(availableParallelism() / (parsed.WEB_CONCURRENCY || availableParallelism()))),
@@ -211,7 +224,9 @@ export function parseConfig(env) {
       perAccount: parsed.PROJECT_KEY_QUEUE_PER_ACCOUNT,
       waitMs: parsed.PROJECT_KEY_WAIT_MS,
     },
+    /** Links approved in the browser for existing clients without an access token (docs/api.md, Compatibility); an approval not claimed within lifetimeMs is void. */
     legacyLinkApproval: { enabled: parsed.LEGACY_LINK_APPROVAL === "on", lifetimeMs: parsed.LEGACY_LINK_APPROVAL_SECONDS * 1000 },
+    /** The bearer GET /api/metrics asks for; null: it answers loopback callers only. */
     metricsToken: parsed.METRICS_TOKEN,
   };
 }

@@ -31,7 +31,7 @@ export function runPrimary(count, script, args, { appUrl, workerHeapMb }) {
   // 130 MiB in use. A limit with room for what a worker needs keeps it near 220 MiB at the same
   // throughput (docs/configuration.md, WORKER_HEAP_MB).
   cluster.setupPrimary({ exec: script, args, execArgv: [...process.execArgv, `--max-old-space-size=${workerHeapMb}`] });
-  // Collects every worker's metrics for a scrape (lib/runtime/metrics.mjs).
+  // Collects every worker's metrics for a scrape (server/metrics.mjs).
   const metrics = new client.AggregatorRegistry();
   let ready = false;
   /** @type {Set<number>} the ids of the workers that listen */

@@ -1,9 +1,9 @@
 import Sqlite from "better-sqlite3";
 import type { Pool, QueryConfig } from "pg";
-import { config, type Config } from "./config";
+import { config, type Config } from "../config";
 import { countersFile, databaseProvider, sqliteFilePath } from "./database-url";
 import { db, postgresqlPool } from "./db";
-import { processWide } from "./process-wide";
+import { processWide } from "../process-wide";
 
 // The few statements of the hot paths (a status poll's read of its init, the poll clock) run on
 // the database driver itself, not through Prisma's query layer: a CPU profile of the status poll
@@ -11,7 +11,7 @@ import { processWide } from "./process-wide";
 // about 0.3 ms per statement), against a few microseconds for a prepared better-sqlite3
 // statement. Everything else, and every write of durable state, stays with Prisma. The
 // statements are plain SQL that SQLite and PostgreSQL share, `?` for each parameter; on
-// PostgreSQL they use Prisma's own pool (lib/db.ts), so the connection budget is unchanged.
+// PostgreSQL they use Prisma's own pool (lib/database/db.ts), so the connection budget is unchanged.
 
 export type SqlValue = string | number | null;
 
@@ -24,7 +24,7 @@ export type DirectSql = {
   run(sql: string, params: readonly SqlValue[]): Promise<number>;
 };
 
-/** The tables of counters kept out of the durable-flush path (made by lib/sqlite-setup.ts, or a PostgreSQL migration); only these statements touch them. */
+/** The tables of counters kept out of the durable-flush path (made by lib/database/sqlite-setup.ts, or a PostgreSQL migration); only these statements touch them. */
 export type CounterTable = "InitPollClock" | "RateLimit";
 
 /** A counter table as SQL names it: in the side file attached on SQLite, an UNLOGGED table on PostgreSQL. */
@@ -92,7 +92,7 @@ const opened = processWide("direct-sql", () => ({ ready: undefined as Promise<Di
 export function directSql(): Promise<DirectSql> {
   if (opened.ready === undefined) {
     const cfg = config();
-    // After Prisma's client, which has set the database up (lib/sqlite-setup.ts).
+    // After Prisma's client, which has set the database up (lib/database/sqlite-setup.ts).
     const ready = db().then(() => (databaseProvider(cfg.databaseUrl) === "postgresql" ? openPostgresql(postgresqlPool(cfg)) : openSqlite(cfg)));
     opened.ready = ready;
     ready.catch(() => {

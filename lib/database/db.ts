@@ -1,12 +1,12 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { Prisma, PrismaClient } from "./generated/prisma/client";
-import { PrismaClient as PostgresqlPrismaClient } from "./generated/prisma-postgresql/client";
-import { config, type Config } from "./config";
+import { Prisma, PrismaClient } from "../generated/prisma/client";
+import { PrismaClient as PostgresqlPrismaClient } from "../generated/prisma-postgresql/client";
+import { config, type Config } from "../config";
 import { countersFile, databaseProvider, sqliteFilePath } from "./database-url";
 import { setUpSqlite } from "./sqlite-setup";
-import { processWide } from "./process-wide";
+import { processWide } from "../process-wide";
 
 // One data model, two providers: DATABASE_URL picks the client generated for SQLite or for
 // PostgreSQL. Both are generated from the same models and have the same model API, so the rest
@@ -18,7 +18,7 @@ export type Database = Omit<PrismaClient, "$transaction">;
 // whichever bundle of lib/ asks (lib/process-wide.ts): one client, one pool.
 const opened = processWide("database", () => ({ ready: undefined as Promise<PrismaClient> | undefined, pool: undefined as pg.Pool | undefined }));
 
-// WAL (lib/sqlite-setup.ts) lets readers run beside the writer. synchronous=FULL (the default)
+// WAL (lib/database/sqlite-setup.ts) lets readers run beside the writer. synchronous=FULL (the default)
 // makes every acknowledged commit survive a process crash and a power loss; NORMAL survives a
 // process crash but may lose the last commits to a power loss, for more writes per second.
 //
@@ -27,7 +27,7 @@ const opened = processWide("database", () => ({ ready: undefined as Promise<Pris
 // synchronous=NORMAL, set for that file alone, so an accepted poll or a counted request commits
 // without an fsync while every other write keeps SQLITE_SYNCHRONOUS. Losing their last commits
 // to a power cut lets at most a few requests through early, so they are not worth a flush each;
-// their tables are made by lib/sqlite-setup.ts, not by a migration. Create Init was two flushes
+// their tables are made by lib/database/sqlite-setup.ts, not by a migration. Create Init was two flushes
 // (its counter, its row), now one.
 async function openSqlite(cfg: Config): Promise<PrismaClient> {
   const file = sqliteFilePath(cfg.databaseUrl);
@@ -41,7 +41,7 @@ async function openSqlite(cfg: Config): Promise<PrismaClient> {
 }
 
 /**
- * The process's one PostgreSQL pool, Prisma's and the hot paths' own statements' (lib/direct-sql.ts):
+ * The process's one PostgreSQL pool, Prisma's and the hot paths' own statements' (lib/database/direct-sql.ts):
  * instances × workers × (DATABASE_POOL_SIZE + 1 for the change notices' LISTEN) must stay under
  * the server's max_connections (or the pooler's limit).
  */

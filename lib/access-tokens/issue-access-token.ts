@@ -1,8 +1,8 @@
 import type { Config } from "../config";
 import { accessTokenRecord } from "../activity/record-activity";
-import { db, inOneTransaction } from "../db";
+import { db, inOneTransaction } from "../database/db";
 import { ApiError } from "../errors";
-import { TOKEN_NAME_MAX } from "../field-limits";
+import { TOKEN_NAME_MAX } from "../field-lengths";
 import { findOwnedProject } from "../projects/projects";
 import { hashSecret, randomId, randomSecret } from "../secrets";
 import type { NewToken } from "./schemas";

@@ -2,7 +2,7 @@
 // State that must exist once per process. `next build` can bundle one module of lib/ into
 // several server chunks (route handlers, pages, instrumentation), each then with its own copy of
 // module-level variables; what is kept here under a global symbol is shared by all of them (and
-// by server.mjs). In plain JavaScript for lib/runtime/; lib/process-wide.ts re-exports it.
+// by server.mjs). In plain JavaScript for server/; lib/process-wide.ts re-exports it.
 
 /**
  * @template T

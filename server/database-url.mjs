@@ -1,6 +1,6 @@
 // @ts-check
-// Which database DATABASE_URL names, in plain JavaScript for lib/runtime/config.mjs;
-// lib/database-url.ts re-exports it for the app and prisma.config.ts.
+// Which database DATABASE_URL names, in plain JavaScript for server/config.mjs;
+// lib/database/database-url.ts re-exports it for the app and prisma.config.ts.
 
 export const DEFAULT_DATABASE_URL = "file:./data/initlink.db";
 

@@ -1,10 +1,10 @@
 // @ts-check
 // Prometheus metrics (prom-client), served at GET /api/metrics. Each process counts its own:
-// server.mjs every request (by route pattern, lib/runtime/route-pattern.mjs), the app the
+// server.mjs every request (by route pattern, server/route-pattern.mjs), the app the
 // clients it holds waiting and its project key pool; prom-client adds the process's own
 // (CPU, memory, event loop, handles). Under the primary of `npm start` a scrape must describe the
 // whole server, whichever worker it reaches: that worker asks the primary, which collects every
-// worker's metrics and sums them (prom-client's AggregatorRegistry, lib/runtime/primary.mjs).
+// worker's metrics and sums them (prom-client's AggregatorRegistry, server/primary.mjs).
 import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
 import client from "prom-client";

@@ -4,7 +4,7 @@ import path from "node:path";
 // Which database DATABASE_URL names. Shared by the app and prisma.config.ts, so it must not
 // import anything of the app's.
 
-export { DEFAULT_DATABASE_URL, databaseProvider, databaseUrlFromEnv } from "./runtime/database-url.mjs";
+export { DEFAULT_DATABASE_URL, databaseProvider, databaseUrlFromEnv } from "../../server/database-url.mjs";
 
 export type Env = Record<string, string | undefined>;
 
@@ -16,7 +16,7 @@ export function sqliteFilePath(databaseUrl: string): string {
   return databaseUrl.slice("file:".length);
 }
 
-/** The counters' database (the poll clock, the rate limits), attached beside the main one (lib/db.ts). */
+/** The counters' database (the poll clock, the rate limits), attached beside the main one (lib/database/db.ts). */
 export const countersFile = (file: string) => `${file}-counters`;
 
 /** Narrows an existing file to its owner (0600); a missing one is left missing. */

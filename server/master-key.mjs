@@ -23,7 +23,7 @@ export function resolveMasterKey(env, file) {
       "MASTER_KEY must be set when NODE_ENV=production. Generate one with `openssl rand -base64 32`, keep it in your secret store, and see docs/design.md, Key management.",
     );
   }
-  // The folder is the default database's too (data/): the owner's alone, like the database (lib/database-url.ts).
+  // The folder is the default database's too (data/): the owner's alone, like the database (lib/database/database-url.ts).
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const draft = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
   writeFileSync(draft, `${randomBytes(32).toString("base64")}\n`, { mode: 0o600 });

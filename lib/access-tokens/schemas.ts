@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TOKEN_NAME_MAX } from "../field-limits";
+import { TOKEN_NAME_MAX } from "../field-lengths";
 import { requiredText } from "../text";
 
 /** Lifetimes offered on the settings page, in days; null never expires. */

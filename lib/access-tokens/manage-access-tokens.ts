@@ -1,5 +1,5 @@
 import { accessTokenRecord } from "../activity/record-activity";
-import { db, inOneTransaction } from "../db";
+import { db, inOneTransaction } from "../database/db";
 import { ApiError } from "../errors";
 import { RANDOM_ID_PATTERN } from "../secrets";
 

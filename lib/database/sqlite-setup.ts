@@ -3,7 +3,7 @@ import { countersFile, prepareSqliteFiles } from "./database-url";
 
 // What a SQLite database needs once, whichever process opens it first: WAL for the database and
 // the counters' side file (a lasting property of each file), and the counters' tables, which no
-// migration makes (lib/db.ts says why). Switching a file to WAL takes a lock SQLite does not wait
+// migration makes (lib/database/db.ts says why). Switching a file to WAL takes a lock SQLite does not wait
 // for: workers of one server opening a new database at the same moment got SQLITE_BUSY, and the
 // one that lost never served. So it is done here, on a connection of its own, and tried again
 // while another process is doing the same.
