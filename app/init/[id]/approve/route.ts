@@ -11,8 +11,8 @@ export const POST = route(
     body: { form: approveFormSchema },
     answer: { redirect: true, back: ({ id }) => `/init/${encodeURIComponent(id)}` },
   },
-  async ({ cfg, auth: user, params, body }) => {
-    await approveInit(cfg, user.id, params.id, body.choice, body.check);
+  async ({ cfg, auth: user, params, body, origin }) => {
+    await approveInit(cfg, user.id, params.id, body.choice, body.check, origin);
     return { to: `/init/${params.id}` };
   },
 );

@@ -11,8 +11,8 @@ export const POST = route(
     body: { form: emptyFormSchema },
     answer: { redirect: true, back: ({ id }) => `/init/${encodeURIComponent(id)}` },
   },
-  async ({ cfg, auth: user, params }) => {
-    await denyInit(cfg, user.id, params.id);
+  async ({ cfg, auth: user, params, origin }) => {
+    await denyInit(cfg, user.id, params.id, origin);
     return { to: `/init/${params.id}` };
   },
 );
