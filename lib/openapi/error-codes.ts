@@ -7,7 +7,7 @@ export const ERROR_CODE_DOCS: Record<ErrorCode, { meaning: string; example: stri
   invalid_request: { meaning: "A field, parameter or the body is not what the operation takes; `fields` names each.", example: "sender is required" },
   invalid_json: { meaning: "The body is not valid JSON (or not UTF-8).", example: "The request body is not valid JSON." },
   duplicate_session_cookie: { meaning: "The request carries two session cookies (pages only).", example: "The request carries two session cookies. Clear this site's cookies and sign in again." },
-  code_mismatch: { meaning: "The code typed on the init page does not match (pages only).", example: "That code does not match. Check the code in your terminal and type it again." },
+  code_mismatch: { meaning: "On the init page, the box saying the code matches was not ticked, or the code typed does not match (pages only).", example: "That code does not match. Check the code in your terminal and type it again." },
   unauthorized: { meaning: "No credential was sent where one is needed.", example: "Send an access token as Authorization: Bearer <token>." },
   invalid_credentials: { meaning: "Wrong email or password (pages only).", example: "The email or password is not right." },
   invalid_secret: { meaning: "The init secret is malformed or is not this init's.", example: "The secret does not belong to this init." },
