@@ -47,8 +47,8 @@ function PublicKey({ publicKey }: { publicKey: ProjectPublicKey }) {
 /**
  * A linked client is named by its access token: the one an init issues is named after the init's
  * sender and device ("@acme/cli on build box"), one made on the settings page by its person.
- * Its software is said briefly from the User-Agent it linked with; the iv (the client's own name
- * for the link) and the whole User-Agent fold out under Details.
+ * Its software is said briefly from the User-Agent it linked with (never the raw header, which is
+ * whatever the client sent); the iv, the client's own name for the link, folds out under Details.
  */
 function LinkEntry({ projectId, link }: { projectId: string; link: LinkSummary }) {
   const titleId = `link-${link.id}`;
@@ -79,8 +79,6 @@ function LinkEntry({ projectId, link }: { projectId: string; link: LinkSummary }
           <dd>
             <code>{link.iv}</code>
           </dd>
-          <dt>User-Agent</dt>
-          <dd>{link.userAgent ?? <span className="muted">none</span>}</dd>
         </dl>
       </details>
       {link.revokedAt === null ? (
