@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { serverLogFile } from "./tests/e2e/server-logs";
 
 // The end-to-end suite drives Chromium against the production build (`npm run test:e2e` builds
 // it first). Two servers on scratch databases: one with the default timings, one with a short
@@ -26,12 +27,13 @@ export function scratchDatabase(name: string): string {
 // Debian's Chromium where it is installed (CI, these machines); Playwright's own elsewhere.
 const executablePath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
+// Each server's output goes to its own file, not to the test output: tests/e2e/server-logs.ts
+// prints the lines of a failing test.
 export const server = (url: string, databaseUrl: string, env: Record<string, string> = {}, options: { reset?: boolean; appUrl?: string } = {}) => ({
-  command: options.reset === false ? "node scripts/start.mjs" : "node tests/setup/reset-database.mjs && node scripts/start.mjs",
+  command: `(${options.reset === false ? "node scripts/start.mjs" : "node tests/setup/reset-database.mjs && node scripts/start.mjs"}) > ${serverLogFile(url)} 2>&1`,
   url: `${url}/api/live`,
   reuseExistingServer: false,
   timeout: 180_000,
-  stdout: "pipe" as const,
   env: {
     PORT: new URL(url).port,
     HOSTNAME: "127.0.0.1",
@@ -64,7 +66,7 @@ export default defineConfig({
   retries: 0,
   workers: 2,
   timeout: 60_000,
-  reporter: [["list"]],
+  reporter: [["list"], ["./tests/e2e/server-logs.ts"]],
   use: { ...browserOptions, baseURL: MAIN_URL },
   webServer: [
     server(MAIN_URL, scratchDatabase("main")),

@@ -22,7 +22,7 @@ export default defineConfig({
   retries: 0,
   workers: 1,
   timeout: 120_000,
-  reporter: [["list"]],
+  reporter: [["list"], ["./tests/e2e/server-logs.ts"]],
   use: { ...browserOptions, baseURL: BALANCER },
   // Started one after the other: the first empties and migrates the database, the second joins it.
   webServer: [server(INSTANCE_A, shared, env, { appUrl: BALANCER }), server(INSTANCE_B, shared, env, { reset: false, appUrl: BALANCER })],

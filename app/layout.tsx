@@ -4,6 +4,7 @@ import { Suspense, type ReactNode } from "react";
 import { pageSession } from "@/lib/api/page-session";
 import { pageMessage } from "@/lib/errors";
 import { ErrorAlert } from "./form-parts";
+import { NavLink } from "./nav-link";
 import { SignInLinks } from "./sign-in-links";
 import "./globals.css";
 
@@ -20,26 +21,32 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body>
         <header className="site">
           <Link href="/" className="brand" aria-label="initlink">
-            {/* The favicon (app/icon.svg), decorative next to the name; a phone shows the icon alone, so the nav keeps one row. */}
+            {/* The favicon (app/icon.svg), decorative next to the name; a phone shows the icon alone, so the links keep one row. */}
             <img src="/icon.svg" alt="" width={20} height={20} />
             <span className="brand-name">initlink</span>
           </Link>
-          <nav aria-label="Account">
-            {user ? (
-              <>
-                <Link href="/projects">Projects</Link>
-                <Link href="/settings/tokens">Tokens</Link>
-                <Link href="/activity">Activity</Link>
-                {/* Narrow screens keep the header to one row: the email shows from 48rem up. */}
-                <span className="muted wide-only">{user.email}</span>
+          {user ? (
+            <>
+              <nav aria-label="Main">
+                <NavLink href="/projects">Projects</NavLink>
+                <NavLink href="/settings/tokens">Access tokens</NavLink>
+                <NavLink href="/activity">Activity</NavLink>
+              </nav>
+              {/* Who is signed in, at every width: on a phone this is the header's second row. */}
+              <div className="account">
+                <span className="account-email" title={user.email}>
+                  {user.email}
+                </span>
                 <form method="post" action="/auth/signout">
-                  <button type="submit" className="link" title={`Signed in as ${user.email}`}>
+                  <button type="submit" className="link">
                     Sign out
                   </button>
                 </form>
-              </>
-            ) : (
-              // The search params are read in the browser: the fallback is for the server's render.
+              </div>
+            </>
+          ) : (
+            <nav aria-label="Account">
+              {/* The search params are read in the browser: the fallback is for the server's render. */}
               <Suspense
                 fallback={
                   <>
@@ -50,8 +57,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               >
                 <SignInLinks />
               </Suspense>
-            )}
-          </nav>
+            </nav>
+          )}
         </header>
         <main>
           {duplicateCookie ? <ErrorAlert message={pageMessage("duplicate_session_cookie")} /> : null}

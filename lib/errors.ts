@@ -30,7 +30,7 @@ export const ERRORS = {
   },
   code_mismatch: {
     status: 400,
-    meaning: "The code typed on the init page does not match (pages only).",
+    meaning: "On the init page, the box saying the code matches was not ticked, or the code typed does not match (pages only).",
     example: "That code does not match. Check the code in your terminal and type it again.",
     page: "The code was not confirmed or does not match. Check the code in your terminal.",
   },

@@ -2,14 +2,16 @@
 // How npm start and npm test run the tools they need (npm ci, the Prisma CLI, next build) and say
 // what they are doing. Node's own modules only: this runs before the dependencies are installed.
 import { spawnSync } from "node:child_process";
+import { prettyLogLine, stdoutIsTerminal, terminalColour } from "../server/pretty-log.mjs";
 
 /**
  * One line of progress, in the shape of the server's log lines (server/logger.mjs), which
- * cannot be used before pino is installed.
+ * cannot be used before pino is installed: JSON, or for a person at a terminal, plain text.
  * @param {string} msg @param {Record<string, unknown>} [fields] @param {"info" | "warn" | "error"} [level]
  */
 export function say(msg, fields = {}, level = "info") {
-  console.log(JSON.stringify({ level, time: new Date().toISOString(), pid: process.pid, ...fields, msg }));
+  const json = JSON.stringify({ level, time: new Date().toISOString(), pid: process.pid, ...fields, msg });
+  process.stdout.write(stdoutIsTerminal() ? prettyLogLine(json, { colour: terminalColour() }) : `${json}\n`);
 }
 
 /**

@@ -79,7 +79,7 @@ const { checkEnvironmentOrExit } = await import("../server/check-environment.mjs
 checkEnvironmentOrExit(root);
 await migrate();
 if (!dev && buildIsStale()) {
-  say("building the production build (next build; about a minute)");
+  say("building the production build (next build; about 20 seconds)");
   const status = runTool(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production" },

@@ -2,9 +2,11 @@
 // The one structured logger of every process: npm start's phases, the primary, the workers,
 // server.mjs's request line and the app's own lines (lib/). pino, one JSON object a line on
 // stdout: `level` as a word, `time` in ISO 8601, `pid`, `msg`, and for an error `err` with its
-// type, message and stack, from which anything shaped like one of our secrets is cut.
+// type, message and stack, from which anything shaped like one of our secrets is cut. When stdout
+// is a terminal the same lines are printed for a person instead (server/pretty-log.mjs).
 import { format } from "node:util";
 import pino from "pino";
+import { prettyLogLine, stdoutIsTerminal, terminalColour } from "./pretty-log.mjs";
 import { processWide } from "./process-wide.mjs";
 
 // The secrets the service hands out or reads (docs/api.md, Token formats), URL credentials, and
@@ -65,13 +67,27 @@ export function createLogger(destination) {
 }
 
 /**
+ * Writes each JSON line as a line for a person (a terminal's log: no buffer needed).
+ * @param {{ colour: boolean }} options
+ * @returns {pino.DestinationStream}
+ */
+export function prettyDestination({ colour }) {
+  return {
+    write(chunk) {
+      for (const line of chunk.split("\n")) if (line !== "") process.stdout.write(prettyLogLine(line, { colour }));
+    },
+  };
+}
+
+/**
  * The process's logger. It writes from a buffer when stdout is free rather than once per line
  * (the request line is on every request), and pino flushes the buffer when the process exits.
+ * At a terminal it prints readable lines instead of JSON.
  * @returns {pino.Logger}
  */
 export function logger() {
   // Every bundle of lib/ and server.mjs write through one buffer.
-  return processWide("logger", () => createLogger(pino.destination({ sync: false })));
+  return processWide("logger", () => createLogger(stdoutIsTerminal() ? prettyDestination({ colour: terminalColour() }) : pino.destination({ sync: false })));
 }
 
 /**

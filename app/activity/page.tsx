@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
-import { ACTIVITY_LABELS } from "@/lib/activity/activity-kinds";
-import { listActivity, type ActivityEntry } from "@/lib/activity/list-activity";
+import { ACTIVITY_LABELS, type ActivityKind } from "@/lib/activity/activity-kinds";
+import { listActivity, type ActivityEntry, type ActivityGroup } from "@/lib/activity/list-activity";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
 import { clientSoftware } from "@/lib/links/client-software";
@@ -22,6 +22,129 @@ function Fact({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
+function ProjectLink({ project }: { project: ActivityEntry["project"] }) {
+  return project === null ? null : <Link href={`/projects/${project.id}`}>{project.name}</Link>;
+}
+
+/** The access token's name, leading to the page where it is revoked. */
+function TokenLink({ name }: { name: string | null }) {
+  return name === null ? null : <Link href="/settings/tokens">{name}</Link>;
+}
+
+/** " from 192.0.2.4 (Firefox 133 on Linux)": where a request came from, as far as it is known. */
+function From({ entry }: { entry: ActivityEntry }) {
+  if (entry.observedIp === null && entry.observedUserAgent === null) return null;
+  const software = entry.observedUserAgent === null ? null : (clientSoftware(entry.observedUserAgent) ?? entry.observedUserAgent);
+  return (
+    <>
+      {" from "}
+      {entry.observedIp ?? "an unknown address"}
+      {software === null ? null : <span title={entry.observedUserAgent ?? undefined}> ({software})</span>}
+    </>
+  );
+}
+
+/** What one step of a login says; the events of a login belong to the account, so "you" decided. */
+function StepText({ entry }: { entry: ActivityEntry }): ReactNode {
+  const steps: Partial<Record<ActivityKind, ReactNode>> = {
+    init_opened: <>Opened by you</>,
+    init_approved: (
+      <>
+        Approved by you
+        <From entry={entry} />
+      </>
+    ),
+    init_denied: (
+      <>
+        Denied by you
+        <From entry={entry} />
+      </>
+    ),
+    init_expired: <>Expired with no decision</>,
+    token_collected: (
+      <>
+        Access token collected
+        <From entry={entry} />
+      </>
+    ),
+    link_created: (
+      <>
+        Linked
+        <From entry={entry} />
+      </>
+    ),
+  };
+  return steps[entry.kind] ?? ACTIVITY_LABELS[entry.kind];
+}
+
+/** The client as its person would name it: "@acme/cli on Ana’s laptop". */
+function clientName(events: ActivityEntry[]): string {
+  const reported = events.find((event) => event.sender !== null);
+  if (reported === undefined) return "A client";
+  return reported.senderDevice === null ? (reported.sender ?? "A client") : `${reported.sender} on ${reported.senderDevice}`;
+}
+
+/**
+ * A login as a short story, one line a step (opened, approved by you from where, token
+ * collected, linked), and what the client reported, the addresses and the link ivs under Details.
+ */
+function Login({ group }: { group: ActivityGroup }) {
+  const { events } = group;
+  const reported = events.find((event) => event.sender !== null);
+  // Where the client's Create Init came from, as the page it opened recorded it.
+  const started = events.find((event) => event.kind === "init_opened" || event.kind === "init_expired");
+  const token = events.find((event) => event.tokenName !== null);
+  const links = events.filter((event) => event.kind === "link_created");
+  const project = events.find((event) => event.project !== null)?.project ?? null;
+  return (
+    <li>
+      <p className="entry-title">{clientName(events)}</p>
+      <p className="entry-subtitle muted">
+        <LocalTime value={events[0].occurredAt} />
+        {project === null ? null : (
+          <>
+            {" · "}
+            <ProjectLink project={project} />
+          </>
+        )}
+      </p>
+      <ol className="story">
+        {events.map((event) => (
+          <li key={event.id}>
+            <StepText entry={event} /> <span className="muted nowrap">· <LocalTime value={event.occurredAt} timeOnly /></span>
+          </li>
+        ))}
+      </ol>
+      <details className="more">
+        <summary>Details</summary>
+        <dl className="facts stacked">
+          <Fact term="Application">{reported?.sender}</Fact>
+          <Fact term="Device">{reported?.senderDevice}</Fact>
+          <Fact term="Operating system">{reported?.senderOs}</Fact>
+          <Fact term="Reported address">{reported?.senderIp}</Fact>
+          <Fact term="Request came from">
+            {started?.observedIp == null ? null : (
+              <>
+                {started.observedIp}
+                {started.addressMismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
+              </>
+            )}
+          </Fact>
+          <Fact term="Access token">
+            <TokenLink name={token?.tokenName ?? null} />
+          </Fact>
+          {links.map((link) => (
+            <Fact key={link.id} term="Link iv">
+              <code>{link.iv}</code>
+            </Fact>
+          ))}
+        </dl>
+      </details>
+    </li>
+  );
+}
+
+/** Anything but a login: a link revoked, an access token made or revoked, or a link whose login is no longer kept. */
 function Entry({ entry }: { entry: ActivityEntry }) {
   return (
     <li>
@@ -30,11 +153,11 @@ function Entry({ entry }: { entry: ActivityEntry }) {
         <Fact term="When">
           <LocalTime value={entry.occurredAt} />
         </Fact>
-        <Fact term="Project">{entry.project ? <Link href={`/projects/${entry.project.id}`}>{entry.project.name}</Link> : null}</Fact>
+        <Fact term="Project">
+          <ProjectLink project={entry.project} />
+        </Fact>
         <Fact term="Application">{entry.sender}</Fact>
         <Fact term="Device">{entry.senderDevice}</Fact>
-        <Fact term="Operating system">{entry.senderOs}</Fact>
-        <Fact term="Reported address">{entry.senderIp}</Fact>
         <Fact term="Request came from">
           {entry.observedIp === null ? null : (
             <>
@@ -46,10 +169,21 @@ function Entry({ entry }: { entry: ActivityEntry }) {
         <Fact term="Client software">
           {entry.observedUserAgent === null ? null : <span title={entry.observedUserAgent}>{clientSoftware(entry.observedUserAgent) ?? entry.observedUserAgent}</span>}
         </Fact>
-        <Fact term="Access token">{entry.tokenName}</Fact>
-        <Fact term="Link iv">{entry.iv === null ? null : <code>{entry.iv}</code>}</Fact>
-        <Fact term="By">{entry.decidedBy}</Fact>
+        <Fact term="Access token">
+          <TokenLink name={entry.tokenName} />
+        </Fact>
+        <Fact term="By">{entry.decidedBy === null ? null : "you"}</Fact>
       </dl>
+      {entry.iv === null ? null : (
+        <details className="more">
+          <summary>Details</summary>
+          <dl className="facts stacked">
+            <Fact term="Link iv">
+              <code>{entry.iv}</code>
+            </Fact>
+          </dl>
+        </details>
+      )}
     </li>
   );
 }
@@ -64,15 +198,15 @@ export default async function ActivityPage({ searchParams }: { searchParams: Pro
       <h1>Activity</h1>
       <p className="muted">
         What happened to your requests, links and access tokens, newest first, and where it came from. If you see a link you did not make, revoke it on
-        its project&apos;s page and revoke the access token that made it.
+        its project&apos;s page and revoke the access token that made it on <Link href="/settings/tokens">Access tokens</Link>.
       </p>
-      {page.entries.length === 0 ? (
+      {page.groups.length === 0 ? (
         <p className="muted">{before === undefined ? "Nothing yet." : "Nothing older."}</p>
       ) : (
         <ul className="card entries" aria-label="Activity, newest first">
-          {page.entries.map((entry) => (
-            <Entry key={entry.id} entry={entry} />
-          ))}
+          {page.groups.map((group) =>
+            group.initId === null ? <Entry key={group.events[0].id} entry={group.events[0]} /> : <Login key={group.initId} group={group} />,
+          )}
         </ul>
       )}
       <nav aria-label="Pages" className="copy">

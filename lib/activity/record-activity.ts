@@ -21,21 +21,24 @@ export const ACTIVITY_COLUMNS = Prisma.sql`("id", "userId", "kind", "subjectId",
 /** Typed, so that a kind written in a statement is one the page knows. */
 export const activityKind = (value: ActivityKind): string => value;
 
-/** The init's approval by `userId`, as the approving update left the row. */
-export function initApprovedRecord(prisma: Database, initId: string, userId: string): ActivityRecord {
+/**
+ * The init's approval by `userId`, as the approving update left the row; `origin`: the approving
+ * browser's request (the client's own address is in the init's other events).
+ */
+export function initApprovedRecord(prisma: Database, initId: string, userId: string, origin: RequestOrigin): ActivityRecord {
   return prisma.$executeRaw`
     INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
-    SELECT ${randomId()}, u."id", ${activityKind("init_approved")}, i."id", i."decidedAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, u."email"
+    SELECT ${randomId()}, u."id", ${activityKind("init_approved")}, i."id", i."decidedAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", ${origin.address}, ${origin.userAgent}, NULL, NULL, u."email"
     FROM "Init" i JOIN "User" u ON u."id" = i."approvedById" LEFT JOIN "Project" p ON p."id" = i."projectId"
     WHERE i."id" = ${initId} AND i."status" = 'done' AND i."approvedById" = ${userId}
     ON CONFLICT DO NOTHING`;
 }
 
-/** The init's denial by `userId`. */
-export function initDeniedRecord(prisma: Database, initId: string, userId: string): ActivityRecord {
+/** The init's denial by `userId`; `origin`: the denying browser's request. */
+export function initDeniedRecord(prisma: Database, initId: string, userId: string, origin: RequestOrigin): ActivityRecord {
   return prisma.$executeRaw`
     INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
-    SELECT ${randomId()}, u."id", ${activityKind("init_denied")}, i."id", i."decidedAt", NULL, NULL, i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, u."email"
+    SELECT ${randomId()}, u."id", ${activityKind("init_denied")}, i."id", i."decidedAt", NULL, NULL, i."sender", i."senderDevice", i."senderOs", i."senderIp", ${origin.address}, ${origin.userAgent}, NULL, NULL, u."email"
     FROM "Init" i JOIN "User" u ON u."id" = i."deniedById"
     WHERE i."id" = ${initId} AND i."status" = 'denied' AND i."deniedById" = ${userId}
     ON CONFLICT DO NOTHING`;

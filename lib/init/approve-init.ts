@@ -4,6 +4,7 @@ import { db, inOneTransaction, isUniqueViolation } from "../database/db";
 import { ApiError } from "../errors";
 import { prepareProjectKey } from "../projects/project-keys";
 import { findOwnedProject } from "../projects/projects";
+import type { RequestOrigin } from "../request-origin";
 import { checkUserCode } from "./code-check";
 import { codeCheckMode } from "./code-check-mode";
 import { publishInitChange } from "./init-events";
@@ -13,10 +14,10 @@ import type { CodeCheck, ProjectChoice } from "./schemas";
 /**
  * The signed-in person approves a pending init into a new project or one of theirs. One
  * conditional update (still pending, not yet expired) decides: of two concurrent approvals
- * exactly one succeeds, records it in the approver's activity, and tells the init's waiters.
- * Returns the project's id.
+ * exactly one succeeds, records it in the approver's activity (with `origin`, where the approving
+ * browser's request came from), and tells the init's waiters. Returns the project's id.
  */
-export async function approveInit(cfg: Config, userId: string, initId: string, choice: ProjectChoice, check: CodeCheck): Promise<string> {
+export async function approveInit(cfg: Config, userId: string, initId: string, choice: ProjectChoice, check: CodeCheck, origin: RequestOrigin): Promise<string> {
   const init = await pendingInit(initId);
   await checkUserCode(cfg, codeCheckMode(cfg.initCodeCheck, init.userCodeShown), init.id, init.userCode, check);
   const prisma = await db();
@@ -44,7 +45,7 @@ export async function approveInit(cfg: Config, userId: string, initId: string, c
       where: { id: init.id, status: "pending", expiresAt: { gt: now } },
       data: { status: "done", projectId, approvedById: userId, decidedAt: now },
     }),
-    initApprovedRecord(prisma, init.id, userId),
+    initApprovedRecord(prisma, init.id, userId, origin),
   );
   if (approved.count === 1) {
     if (createdProject) prepareProjectKey(cfg, projectId);

@@ -17,6 +17,8 @@ import { randomIv } from "../helpers/links";
 const APPROVE_NEW = { project: "new", name: "Activity app", code_confirmed: "yes" };
 const REPORT = { sender: "@acme/cli", sender_device: "laptop", sender_os: "linux", sender_ip: "203.0.113.7" };
 const FROM_CLIENT = { [PEER_ADDRESS_HEADER]: "198.51.100.9", "user-agent": "acme-cli/1.0" };
+const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
+const FROM_BROWSER = { [PEER_ADDRESS_HEADER]: "192.0.2.200", "user-agent": BROWSER_UA };
 
 async function person() {
   const account = await newAccount();
@@ -26,6 +28,7 @@ async function person() {
 }
 
 const activity = async (userId: string): Promise<ActivityEntry[]> => (await listActivity(userId, undefined)).entries;
+const groups = async (userId: string) => (await listActivity(userId, undefined)).groups;
 
 async function eventCount(): Promise<number> {
   const prisma = await db();
@@ -49,7 +52,7 @@ describe("an account's activity", () => {
     const bob = await person();
     const init = await createInit(inProcess, REPORT, FROM_CLIENT);
 
-    expect((await approve(init.id, alice.token, APPROVE_NEW)).headers.get("location")).not.toContain("error=");
+    expect((await approve(init.id, alice.token, APPROVE_NEW, FROM_BROWSER)).headers.get("location")).not.toContain("error=");
     const project = { id: init.id, name: "Activity app" };
     // The client collects its token from another address than the one it started from.
     const pickup = await (
@@ -62,7 +65,7 @@ describe("an account's activity", () => {
     const made = await (await createTokenForm(alice.token, { name: "deploy bot", scope: init.id, lifetime: "30" })).json();
     expect((await revokeTokenForm(alice.token, made.id)).status).toBe(303);
     const unwanted = await createInit(inProcess, { sender: "stranger" }, { [PEER_ADDRESS_HEADER]: "192.0.2.99", "user-agent": "curl/8" });
-    expect((await deny(unwanted.id, alice.token)).status).toBe(303);
+    expect((await deny(unwanted.id, alice.token, FROM_BROWSER)).status).toBe(303);
 
     const events = await activity(alice.id);
     // Each once (two made in the same millisecond may come in either order).
@@ -70,7 +73,9 @@ describe("an account's activity", () => {
       ["access_token_created", "access_token_revoked", "init_approved", "init_denied", "link_created", "link_revoked", "token_collected"],
     );
     const byKind = Object.fromEntries(events.map((event) => [event.kind, event]));
-    expect(byKind.init_approved).toMatchObject({ subjectId: init.id, project, decidedBy: alice.email, ...INIT_ORIGIN });
+    // Issue 30: a decision says where the deciding browser was, not the client (whose address is in the other events).
+    const FROM_DECIDER = { observedIp: "192.0.2.200", observedUserAgent: BROWSER_UA, addressMismatch: false };
+    expect(byKind.init_approved).toMatchObject({ subjectId: init.id, project, decidedBy: alice.email, ...INIT_ORIGIN, ...FROM_DECIDER });
     expect(byKind.token_collected).toMatchObject({
       subjectId: init.id,
       project,
@@ -99,15 +104,52 @@ describe("an account's activity", () => {
       project: null,
       sender: "stranger",
       senderIp: null,
-      observedIp: "192.0.2.99",
-      observedUserAgent: "curl/8",
-      addressMismatch: false,
+      ...FROM_DECIDER,
       decidedBy: alice.email,
     });
     const times = events.map((event) => event.occurredAt.getTime());
     expect(times).toEqual([...times].sort((a, b) => b - a));
     // Another account sees none of it.
     expect(await activity(bob.id)).toEqual([]);
+  });
+
+  // Issue 30: a login is one entry, its steps oldest first; anything else stands alone.
+  it("groups a login's events into one entry: opened, approved, token collected, the links its token made", async () => {
+    const alice = await person();
+    const init = await createInit(inProcess, REPORT, FROM_CLIENT);
+    await recordInitOpened(alice.id, init.id);
+    await approve(init.id, alice.token, APPROVE_NEW, FROM_BROWSER);
+    const pickup = await (await getInitStatus(init.id, { authorization: `Bearer ${init.secret}` })).json();
+    const first = await createLink(inProcess, init.id, pickup.access_token);
+    const second = await createLink(inProcess, init.id, pickup.access_token);
+    const made = await (await createTokenForm(alice.token, { name: "deploy bot", scope: "all", lifetime: "30" })).json();
+    const denied = await createInit(inProcess, REPORT, FROM_CLIENT);
+    await deny(denied.id, alice.token, FROM_BROWSER);
+
+    const entries = await groups(alice.id);
+    expect(entries.map((group) => [group.initId, group.events.map((event) => event.kind)])).toEqual([
+      [denied.id, ["init_denied"]],
+      [null, ["access_token_created"]],
+      [init.id, ["init_opened", "init_approved", "token_collected", "link_created", "link_created"]],
+    ]);
+    const login = entries[2].events;
+    expect(login.slice(3).map((event) => event.subjectId).sort()).toEqual([first.link_id, second.link_id].sort());
+    expect(entries[1].events[0].subjectId).toBe(made.id);
+  });
+
+  it("shows a link alone once the init that issued its token is swept", async () => {
+    const alice = await person();
+    const init = await createInit(inProcess, REPORT, FROM_CLIENT);
+    await approve(init.id, alice.token, APPROVE_NEW, FROM_BROWSER);
+    const pickup = await (await getInitStatus(init.id, { authorization: `Bearer ${init.secret}` })).json();
+    const link = await createLink(inProcess, init.id, pickup.access_token);
+    const prisma = await db();
+    await prisma.init.updateMany({ where: { id: init.id }, data: { expiresAt: new Date(Date.now() - config().initRetentionMs - 1000) } });
+    expect((await sweep(config())).inits).toBeGreaterThanOrEqual(1);
+    expect((await groups(alice.id)).map((group) => [group.initId, group.events.map((event) => event.subjectId)])).toEqual([
+      [null, [link.link_id]],
+      [init.id, [init.id, init.id]],
+    ]);
   });
 
   it("records nothing for a refused or repeated action", async () => {

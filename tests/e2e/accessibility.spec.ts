@@ -5,8 +5,10 @@ import { approvedIntoNewProject, createInit, createLink, pickUpToken, randomIv, 
 import { newEmail, over, PASSWORD } from "./flow";
 
 // Issue 16, item 4: every page, in each state that matters, passes axe with no violation in the
-// light and dark colour schemes, on a desktop and at 390 px; and at 390 px the header is one
-// row, nothing scrolls sideways, and the init page's Approve is on the first screen.
+// light and dark colour schemes, on a desktop and at 390 px; and at 390 px the header's links
+// share the brand's row, nothing scrolls sideways (/docs included), and the init page's Approve
+// is on the first screen. Issue 30: the signed-in email shows whole at every width, and the
+// header link of the page shown says so (aria-current).
 
 type Mode = { name: string; colorScheme: "light" | "dark"; viewport: { width: number; height: number } };
 
@@ -33,13 +35,18 @@ async function expectNoViolations(page: Page) {
   expect(violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-/** At 390 px: no sideways scrolling, and the header's brand and links on one row. */
-async function expectPhoneLayout(page: Page) {
+/** Nothing wider than the viewport: the page never scrolls sideways. */
+async function expectNoSidewaysScroll(page: Page) {
   const overflow = await page.evaluate(() => {
     const root = document.scrollingElement ?? document.documentElement;
     return root.scrollWidth - root.clientWidth;
   });
   expect(overflow).toBeLessThanOrEqual(0);
+}
+
+/** At 390 px: no sideways scrolling, and the header's brand and links on one row. */
+async function expectPhoneLayout(page: Page) {
+  await expectNoSidewaysScroll(page);
   const brand = await page.locator("header.site .brand").boundingBox();
   expect(brand).not.toBeNull();
   for (const item of await page.locator("header.site nav > *:visible").all()) {
@@ -52,15 +59,22 @@ async function expectPhoneLayout(page: Page) {
   }
 }
 
-/** In every mode: the header's links end inside the header's column (a long email shrinks, it never pushes Sign out out). */
+/**
+ * In every mode: the header's links and account end inside the header's column (a long email
+ * shrinks, it never pushes Sign out out); a signed-in person's email shows whole.
+ */
 async function expectHeaderWithinColumn(page: Page) {
   const header = await page.locator("header.site").boundingBox();
   expect(header).not.toBeNull();
-  for (const item of await page.locator("header.site nav > *:visible").all()) {
+  for (const item of await page.locator("header.site nav > *:visible, header.site .account > *").all()) {
     const box = await item.boundingBox();
     expect(box).not.toBeNull();
     expect(box!.x + box!.width).toBeLessThanOrEqual(header!.x + header!.width);
   }
+  const email = page.locator("header.site .account-email");
+  if ((await email.count()) === 0) return;
+  await expect(email).toBeVisible();
+  expect(await email.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
 }
 
 /** Opens `url` in every mode and audits it; `after` checks more in the open page. */
@@ -98,6 +112,26 @@ test("the home page, signed out", async ({ browser }) => {
 
 test("the home page, signed in", async ({ browser, request }) => {
   await auditEverywhere(browser, `${MAIN_URL}/`, { person: await person(over(request, MAIN_URL), MAIN_URL), shot: "home-signed-in" });
+});
+
+// The API reference renders in the browser (Swagger UI): each mode waits for its error-code table.
+test("the API reference (/docs): one column with the header, no sideways scrolling at 390 px", async ({ browser }) => {
+  for (const mode of MODES) {
+    const context = await contextFor(browser, mode);
+    const page = await context.newPage();
+    await page.goto(`${MAIN_URL}/docs`);
+    const table = page.locator(".api-reference .info table").first();
+    await expect(table).toContainText("code_mismatch", { timeout: 20_000 });
+    await page.screenshot({ path: `test-results/screenshots/pages/docs-${mode.name}.png`, fullPage: true });
+    await table.screenshot({ path: `test-results/screenshots/pages/docs-table-${mode.name}.png` });
+    // The table's header cells stand apart ("status meaning", never "statusmeaning").
+    expect(await table.locator("th").evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell).paddingRight))).not.toContain("0px");
+    const header = (await page.locator("header.site").boundingBox())!;
+    const reference = (await page.locator(".api-reference").boundingBox())!;
+    expect(Math.abs(header.width - (reference.width + 32))).toBeLessThanOrEqual(1);
+    await expectNoSidewaysScroll(page);
+    await context.close();
+  }
 });
 
 test("the not-found page", async ({ browser }) => {
@@ -197,7 +231,15 @@ async function projectWithLinks(send: ReturnType<typeof over>) {
 
 test("the projects list", async ({ browser, request }) => {
   const { owner } = await projectWithLinks(over(request, MAIN_URL));
-  await auditEverywhere(browser, `${MAIN_URL}/projects`, { person: owner, shot: "projects" });
+  await auditEverywhere(browser, `${MAIN_URL}/projects`, {
+    person: owner,
+    shot: "projects",
+    after: async (page) => {
+      const main = page.getByRole("navigation", { name: "Main" });
+      await expect(main.getByRole("link", { name: "Projects" })).toHaveAttribute("aria-current", "page");
+      await expect(main.getByRole("link", { name: "Activity" })).not.toHaveAttribute("aria-current");
+    },
+  });
 });
 
 test("the activity: an approval, a token pickup, two links and a revocation", async ({ browser, request }) => {

@@ -3,10 +3,11 @@ import { createLink } from "../helpers/journey.mjs";
 import { approveAsNewPerson, createInit, over, status } from "./flow";
 
 // The account's activity page (docs/activity.md): after a person approves a client and the
-// client links itself, both are listed, newest first, with where they came from, the client's
-// own words shown as text.
+// client links itself, the login is one entry that tells it in order (opened, approved by you
+// from this browser, token collected, linked), the client's own words shown as text, the
+// details folded.
 
-test("a person approves a client, the client links itself, and the activity page shows both", async ({ page, request }) => {
+test("a person approves a client, the client links itself, and the activity page tells the login as one entry", async ({ page, request }) => {
   const init = await createInit(request);
   await approveAsNewPerson(page, init, "Activity vault");
   const collected = await status(request, init, init.secret);
@@ -14,27 +15,33 @@ test("a person approves a client, the client links itself, and the activity page
 
   await page.getByRole("link", { name: "Activity", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible();
-  const entries = page.getByRole("list", { name: "Activity, newest first" }).getByRole("listitem");
-  await expect(entries.first()).toContainText("Client linked to a project");
-  const linked = entries.filter({ hasText: "Client linked to a project" });
-  await expect(linked).toContainText("Activity vault");
-  // The client software, read from its User-Agent (the whole header in the title).
-  await expect(linked).toContainText("acme-cli 2.0");
-  await expect(linked.getByTitle("acme-cli/2.0 (e2e)")).toBeVisible();
-  await expect(linked).toContainText(link.iv);
-  // The device the client reported is text, never markup.
-  await expect(linked).toContainText("build box <b>bold</b>");
-  await expect(linked.locator("b")).toHaveCount(0);
-  const approved = entries.filter({ hasText: "Request approved" });
-  await expect(approved).toContainText("@acme/cli");
-  await expect(approved).toContainText("Activity vault");
-  await expect(entries.filter({ hasText: "Client collected its access token" })).toHaveCount(1);
-  await expect(entries.filter({ hasText: "You opened a client's request" })).toHaveCount(1);
-  await expect(entries).toHaveCount(4);
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Activity" })).toHaveAttribute("aria-current", "page");
+  const entries = page.getByRole("list", { name: "Activity, newest first" }).getByRole("listitem").filter({ has: page.locator("ol.story") });
+  await expect(entries).toHaveCount(1);
+  const login = entries.first();
+  // Named by the client, as it reported itself; its device is text, never markup.
+  await expect(login.locator(".entry-title")).toHaveText("@acme/cli on build box <b>bold</b>");
+  await expect(login.locator("b")).toHaveCount(0);
+  const steps = login.locator("ol.story > li");
+  await expect(steps).toHaveCount(4);
+  await expect(steps.nth(0)).toContainText("Opened by you");
+  // The approval says where the approving browser was, not the client.
+  await expect(steps.nth(1)).toContainText(/Approved by you from 127\.0\.0\.1 \(Chrome [\d.]+ on [\w ]+\)/);
+  await expect(steps.nth(2)).toContainText("Access token collected from 127.0.0.1");
+  await expect(steps.nth(3)).toContainText("Linked from 127.0.0.1 (acme-cli 2.0)");
+  await expect(steps.nth(3).getByTitle("acme-cli/2.0 (e2e)")).toBeVisible();
+
+  // The details fold out: the client's report, the iv, and the token, which leads to where it is revoked.
+  await expect(login.getByText(link.iv)).toBeHidden();
+  await login.getByText("Details").click();
+  await expect(login.getByText(link.iv)).toBeVisible();
   await page.screenshot({ path: "test-results/screenshots/activity.png", fullPage: true });
+  await login.getByRole("link", { name: "@acme/cli on build box <b>bold</b>" }).click();
+  await expect(page.getByRole("heading", { name: "Access tokens", level: 1 })).toBeVisible();
 
   // The project links from the activity to its page.
-  await approved.getByRole("link", { name: "Activity vault" }).click();
+  await page.goBack();
+  await login.getByRole("link", { name: "Activity vault" }).click();
   await expect(page.getByRole("heading", { name: "Activity vault" })).toBeVisible();
 });
 

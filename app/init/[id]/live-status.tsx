@@ -97,8 +97,10 @@ export function LiveStatus({ id, initialStatus, intervalMs, expiresAt }: { id: s
     };
   }, [id, intervalMs, status, polling]);
 
+  // Once decided or expired the page's heading says so: the status is then for screen readers
+  // only (it announces the change), not a second line saying the same thing.
   return (
-    <p role="status" aria-live="polite">
+    <p role="status" aria-live="polite" className={status === "pending" ? undefined : "visually-hidden"}>
       <span className={`status status-${status}`}>{LABELS[status]}</span>
       {status === "pending" && now !== null ? <span className="muted nowrap"> · expires in {formatRemaining(expiresAt - now)}</span> : null}
     </p>

@@ -68,41 +68,50 @@ function WhoIsAsking({ init }: { init: InitView }) {
 const WARNING = "Approve only if you just started this yourself in a terminal. Otherwise, deny it.";
 
 function Decision({ init, projects, codeCheck }: { init: InitView; projects: { id: string; name: string }[]; codeCheck: CodeCheckMode }) {
+  const defaultName = init.sender.slice(0, PROJECT_NAME_MAX);
   return (
     <>
       <form method="post" action={`/init/${init.id}/approve`} className="card stack" aria-labelledby="approve-heading">
         <h2 id="approve-heading">Approve</h2>
         <p className="warning">{WARNING}</p>
         {codeCheck === "confirm" ? (
-          <>
-            <label className="check code-check">
-              <input type="checkbox" name="code_confirmed" value="yes" required />
-              <span>
-                The code in my terminal is <span className="user-code">{init.userCode}</span>
-              </span>
-            </label>
-          </>
+          <label className="check code-check">
+            <input type="checkbox" name="code_confirmed" value="yes" required />
+            <span>
+              The code in my terminal is <span className="user-code">{init.userCode}</span>
+            </span>
+          </label>
         ) : (
           <label>
             Code shown in your terminal
             <input name="user_code" required autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={USER_CODE_INPUT_MAX} placeholder="XXXX-XXXX" />
           </label>
         )}
-        <fieldset>
-          <legend>Link the client to</legend>
-          {/* The new project's name sits on its choice's row, so Approve stays on a phone's first screen. */}
-          <div className="new-project">
-            <label className="check">
-              <input type="radio" name="project" value="new" defaultChecked /> a new project:
+        {projects.length === 0 ? (
+          // No project to choose from: a new one, named here.
+          <>
+            <input type="hidden" name="project" value="new" />
+            <label>
+              New project name
+              <input name="name" defaultValue={defaultName} maxLength={PROJECT_NAME_MAX} required />
             </label>
-            <input name="name" defaultValue={init.sender.slice(0, PROJECT_NAME_MAX)} maxLength={PROJECT_NAME_MAX} aria-label="New project name" />
-          </div>
-          {projects.map((project) => (
-            <label className="check" key={project.id}>
-              <input type="radio" name="project" value={project.id} /> {project.name}
-            </label>
-          ))}
-        </fieldset>
+          </>
+        ) : (
+          <fieldset>
+            <legend>Give the client access to</legend>
+            <div className="new-project">
+              <label className="check">
+                <input type="radio" name="project" value="new" defaultChecked /> a new project named
+              </label>
+              <input name="name" defaultValue={defaultName} maxLength={PROJECT_NAME_MAX} aria-label="New project name" />
+            </div>
+            {projects.map((project) => (
+              <label className="check" key={project.id}>
+                <input type="radio" name="project" value={project.id} /> {project.name}
+              </label>
+            ))}
+          </fieldset>
+        )}
         <button type="submit">Approve</button>
       </form>
       <form method="post" action={`/init/${init.id}/deny`} className="card stack" aria-labelledby="deny-heading">
@@ -130,7 +139,8 @@ function Outcome({ init, viewerId }: { init: InitView; viewerId: string | null }
         <p>This request has been approved{decidedBy(init.approvedById, viewerId)}.</p>
         {mine && init.project ? (
           <p>
-            The client is linked to <Link href={`/projects/${init.project.id}`}>{init.project.name}</Link>.
+            The client now has access to <Link href={`/projects/${init.project.id}`}>{init.project.name}</Link>. Once it has linked itself, the link is
+            listed on the project&apos;s page.
           </p>
         ) : null}
         <p>You can close this page and return to your terminal.</p>
@@ -190,7 +200,7 @@ export default async function InitPage({
               <p className="warning">{WARNING}</p>
               <p>
                 <Link href={withReturnTo("/signin", returnTo)}>Sign in</Link> or <Link href={withReturnTo("/signup", returnTo)}>create an account</Link> to
-                approve or deny. You will come back to this page.
+                approve or deny. You will come back to this page, and it will show the code to compare with the one in your terminal.
               </p>
             </section>
           ) : (

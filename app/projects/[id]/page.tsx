@@ -16,8 +16,6 @@ import { LocalTime } from "../../local-time";
 
 export const metadata: Metadata = { title: "Project" };
 
-const IV_SHOWN = 12;
-
 const LINK_STATUS_LABELS: Record<LinkStatus, string> = {
   active: "Active",
   revoked: "Revoked",
@@ -26,21 +24,21 @@ const LINK_STATUS_LABELS: Record<LinkStatus, string> = {
 };
 
 function PublicKey({ publicKey }: { publicKey: ProjectPublicKey }) {
-  // Not labelled by its heading: the <pre> alone carries the name "Public key". Its long lines
-  // wrap (app/globals.css), so it never scrolls and needs no keyboard focus.
+  // A PEM's lines keep their breaks: on a narrow screen the block scrolls sideways within itself
+  // (app/globals.css), so it is a named region that takes keyboard focus, for those who scroll
+  // with the keyboard.
   return (
     <section className="card">
       <h2>Public key</h2>
-      <pre className="pem" aria-label="Public key">
+      <pre className="pem" role="region" aria-label="Public key, PEM" tabIndex={0}>
         {publicKey.pem.trim()}
       </pre>
       <CopyButton text={publicKey.pem} label="Copy public key" />
-      <dl className="facts key-facts">
-        <dt>Fingerprint</dt>
-        <dd>
-          <code>{publicKey.fingerprint}</code>
-        </dd>
-      </dl>
+      <h3>Fingerprint</h3>
+      <p className="fingerprint">
+        <code>{publicKey.fingerprint}</code>
+      </p>
+      <CopyButton text={publicKey.fingerprint} label="Copy fingerprint" />
       <p className="hint">A linked client shows this same fingerprint; compare the two.</p>
     </section>
   );
@@ -49,7 +47,8 @@ function PublicKey({ publicKey }: { publicKey: ProjectPublicKey }) {
 /**
  * A linked client is named by its access token: the one an init issues is named after the init's
  * sender and device ("@acme/cli on build box"), one made on the settings page by its person.
- * Its software is said briefly from the User-Agent it linked with.
+ * Its software is said briefly from the User-Agent it linked with (never the raw header, which is
+ * whatever the client sent); the iv, the client's own name for the link, folds out under Details.
  */
 function LinkEntry({ projectId, link }: { projectId: string; link: LinkSummary }) {
   const titleId = `link-${link.id}`;
@@ -62,10 +61,6 @@ function LinkEntry({ projectId, link }: { projectId: string; link: LinkSummary }
       <dl className="facts">
         <dt>Software</dt>
         <dd>{software ?? <span className="muted">not reported</span>}</dd>
-        <dt>iv</dt>
-        <dd>
-          <code title={link.iv}>{link.iv.slice(0, IV_SHOWN)}…</code>
-        </dd>
         <dt>Linked</dt>
         <dd>
           <LocalTime value={link.createdAt} />
@@ -77,6 +72,15 @@ function LinkEntry({ projectId, link }: { projectId: string; link: LinkSummary }
           <span className={`status ${link.status === "active" ? "status-active" : "status-revoked"}`}>{LINK_STATUS_LABELS[link.status]}</span>
         </dd>
       </dl>
+      <details className="more">
+        <summary>Details</summary>
+        <dl className="facts">
+          <dt>Link iv</dt>
+          <dd>
+            <code>{link.iv}</code>
+          </dd>
+        </dl>
+      </details>
       {link.revokedAt === null ? (
         <RevokeControl
           action={`/projects/${projectId}/links/${link.id}/revoke`}

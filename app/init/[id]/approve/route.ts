@@ -2,7 +2,7 @@ import { approveInitOperation } from "@/lib/api/operations/approve-init";
 import { route } from "@/lib/api/route";
 import { approveInit } from "@/lib/init/approve-init";
 
-export const POST = route(approveInitOperation, async ({ cfg, auth: user, params, body }) => {
-  await approveInit(cfg, user.id, params.id, body.choice, body.check);
+export const POST = route(approveInitOperation, async ({ cfg, auth: user, params, body, origin }) => {
+  await approveInit(cfg, user.id, params.id, body.choice, body.check, origin);
   return { to: `/init/${params.id}` };
 });
