@@ -12,14 +12,14 @@ export default defineConfig({
       INIT_INTERVAL_MS: "5000",
       INIT_LIFETIME_SECONDS: "900",
       // Suites sign up and create inits and links from one address as fast as they can;
-      // tests/api/rate-limits.test.ts sets its own, low limits.
+      // tests/api/limits/rate-limit.test.ts sets its own, low limits.
       CREATE_INIT_PER_MINUTE: "100000",
       SIGN_IN_PER_ADDRESS_PER_MINUTE: "100000",
       SIGN_IN_FAILURES_PER_15_MINUTES: "100000",
       LINKS_PER_TOKEN_PER_MINUTE: "100000",
       PICKUPS_PER_INIT_PER_MINUTE: "100000",
       // Tests wait for a key as long as it takes (no 503 key_not_ready) and generate no spare
-      // keys; tests/api/project-keys-*.test.ts set their own.
+      // keys; tests/api/projects/project-keys-*.test.ts set their own.
       PROJECT_KEY_WAIT_MS: "60000",
       PROJECT_KEY_RESERVE: "0",
       // A fixed test key (32 bytes of 0x2a); never a real one.

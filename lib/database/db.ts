@@ -77,7 +77,7 @@ export function db(): Promise<Database> {
 /**
  * Runs a change and the statement that records it (lib/activity/) in one transaction: both
  * commit or neither. On SQLite it shares the adapter's one connection with other requests;
- * their statements do not run inside it (tests/api/transactions.test.ts). Keep to statements
+ * their statements do not run inside it (tests/api/database/transactions.test.ts). Keep to statements
  * that do not fail in the normal course (conditional updates, inserts that skip conflicts).
  */
 export async function inOneTransaction<A, B>(change: Prisma.PrismaPromise<A>, record: Prisma.PrismaPromise<B>): Promise<[A, B]> {

@@ -22,8 +22,8 @@ import {
 } from "./hostile";
 import { PASSWORD } from "./journey.mjs";
 
-// The fixture of the hostile form properties (tests/api/hostile-forms-*.test.ts, and the
-// accounts of hostile-token-form.test.ts): the people and sessions they post as, the generated
+// The fixture of the hostile form properties (tests/api/hostile/forms-*.test.ts, and the
+// accounts of hostile/token-form.test.ts): the people and sessions they post as, the generated
 // parts of a form post, and the post itself. The checks of each answer: hostile.ts
 // (checkFormAnswer, assertHostileForm).
 

@@ -5,7 +5,7 @@ import { randomId } from "@/lib/secrets";
 import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
 import { approvedClient } from "./links";
 
-// Accounts and projects for the key queue's tests (tests/api/project-keys-*.test.ts).
+// Accounts and projects for the key queue's tests (tests/api/projects/project-keys-*.test.ts).
 
 /** The project's key once it is stored, however long its generation takes (no bound); `start: false` only watches. */
 export async function keyOnceStored(projectId: string, { start = true } = {}) {

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { config } from "@/lib/config";
+import { db } from "@/lib/database/db";
+import { consumeRateLimit } from "@/lib/limits/rate-limit";
+import { limitRules } from "@/lib/limits/rules";
+import { sweep } from "@/lib/maintenance/sweep";
+import { createdInit, getInitStatus, pollClocks, rateLimitCounter, setRateLimitWindow } from "../../helpers/api";
+import { newAccount } from "../../helpers/forms";
+
+describe("the sweeper", () => {
+  it("deletes inits a day past expiry with their poll clocks, expired sessions and ended rate-limit windows, and nothing else", async () => {
+    const prisma = await db();
+    const old = await createdInit();
+    const recent = await createdInit();
+    const live = await createdInit();
+    await getInitStatus(old.id);
+    const now = Date.now();
+    await prisma.init.update({ where: { id: old.id }, data: { expiresAt: new Date(now - config().initRetentionMs - 1000) } });
+    await prisma.init.update({ where: { id: recent.id }, data: { expiresAt: new Date(now - 60_000) } });
+    const stale = await newAccount();
+    const fresh = await newAccount();
+    const staleUser = await prisma.user.findUniqueOrThrow({ where: { email: stale.email } });
+    await prisma.session.updateMany({ where: { userId: staleUser.id }, data: { expiresAt: new Date(now - 1000) } });
+    const rule = limitRules(config()).createInit;
+    await consumeRateLimit(rule, "198.51.100.1");
+    await setRateLimitWindow(`${rule.name}:198.51.100.1`, BigInt(Math.floor(now / rule.windowMs) - 1));
+    await consumeRateLimit(rule, "198.51.100.2");
+
+    const removed = await sweep(config(), now);
+    // Other counters of this test (sign-ups, Create Init) may have just seen a minute end too.
+    expect(removed).toMatchObject({ inits: 1, pollClocks: 1, sessions: 1 });
+    expect(removed.rateLimits).toBeGreaterThanOrEqual(1);
+    expect(await rateLimitCounter(`${rule.name}:198.51.100.1`)).toBeNull();
+    expect(await prisma.init.findUnique({ where: { id: old.id } })).toBeNull();
+    expect(await pollClocks(old.id)).toEqual([]);
+    expect(await prisma.init.count({ where: { id: { in: [recent.id, live.id] } } })).toBe(2);
+    // A late poll of a recently expired init still reads `expired`.
+    expect((await (await getInitStatus(recent.id, { "user-agent": "late" })).json()).status).toBe("expired");
+    const freshUser = await prisma.user.findUniqueOrThrow({ where: { email: fresh.email } });
+    expect(await prisma.session.count({ where: { userId: freshUser.id } })).toBe(1);
+    expect(await rateLimitCounter(`${rule.name}:198.51.100.2`)).not.toBeNull();
+    expect(await sweep(config(), now)).toEqual({ inits: 0, pollClocks: 0, sessions: 0, linkApprovals: 0, rateLimits: 0, expiries: 0, activityEvents: 0 });
+  });
+});
