@@ -1,19 +1,19 @@
-import { clearedSessionCookie, sessionCookie, sessionTokenFromHeaders } from "./session-cookie";
+import { logger } from "../../server/logger.mjs";
+import { loggedPath, REQUEST_ID_HEADER } from "../../server/request-context.mjs";
 import { config, type Config } from "../config";
 import { ApiError, ERRORS, secondsToWait } from "../errors";
 import type { RequestOrigin } from "../request-origin";
-import { logger } from "../../server/logger.mjs";
-import { loggedPath, REQUEST_ID_HEADER } from "../../server/request-context.mjs";
-import { enterWaitingRoom } from "./waiting-room";
 import { authenticate, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
 import { discardBody, readFormBody, readJsonBody } from "./body";
 import { requestOrigin } from "./client-address";
-import { preferredWait } from "./prefer";
 import { eventStream, type EventSource } from "./event-stream";
+import type { Answer, BodyOption, JsonAnswer, Operation, StreamAnswer, TextAnswer } from "./operation";
+import { preferredWait } from "./prefer";
 import { errorResponse, eventStreamResponse, jsonResponse, noContentResponse, redirectResponse, textResponse } from "./response";
 import { assertSameOrigin } from "./same-origin";
+import { clearedSessionCookie, sessionCookie, sessionTokenFromHeaders } from "./session-cookie";
 import { invalidRequest, parseInput } from "./validate";
-import type { Answer, BodyOption, JsonAnswer, Operation, StreamAnswer, TextAnswer } from "./operation";
+import { enterWaitingRoom } from "./waiting-room";
 
 // The one wrapper of every route handler. A route file passes its operation's declaration
 // (lib/api/operations/) and a function that calls one function in lib/ with what the wrapper
@@ -21,8 +21,9 @@ import type { Answer, BodyOption, JsonAnswer, Operation, StreamAnswer, TextAnswe
 // params, body, the operation, the answer. A thrown ApiError becomes its status and JSON body
 // (or, for a form, a 303 back to the form's page with ?error=<code>); anything else is our
 // fault: logged with the request id, answered with a generic 500 that carries no detail. An
-// operation that streams (Server-Sent Events) returns its stream, or null for 204 No Content;
-// every check it makes comes before the stream.
+// operation that streams returns what it follows (framed as Server-Sent Events here), or null
+// for 204 No Content; every check it makes comes before. Requests that wait (`Prefer: wait`) and
+// streams take a place in the process's waiting room here, and nowhere else.
 
 export type RouteHandler = (request: Request, context: { params: Promise<RawParams> }) => Promise<Response>;
 
