@@ -2,7 +2,6 @@ import type { Config } from "../config";
 import { initApprovedRecord } from "../activity/record-activity";
 import { db, inOneTransaction, isUniqueViolation } from "../database/db";
 import { ApiError } from "../errors";
-import { prepareProjectKey } from "../projects/project-keys";
 import { findOwnedProject } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
 import { checkUserCode } from "./code-check";
@@ -48,7 +47,6 @@ export async function approveInit(cfg: Config, userId: string, initId: string, c
     initApprovedRecord(prisma, init.id, userId, origin),
   );
   if (approved.count === 1) {
-    if (createdProject) prepareProjectKey(cfg, projectId);
     await publishInitChange(cfg, init.id);
     return projectId;
   }
