@@ -5,9 +5,10 @@ import { reportMetric } from "../../server/metrics.mjs";
 import { generateOnThread, type RsaKeyPair } from "./key-threads";
 
 // Who gets the next RSA key pair of this process. Generating one takes a second or more of a
-// core, so one account approving many projects must not make anyone else wait:
-// - a reserve of ready pairs (PROJECT_KEY_RESERVE) hands a new project its key at once; each
-//   pair taken is replaced by a generation charged to the account that took it;
+// core, so one account linking many projects must not make anyone else wait:
+// - a reserve of ready pairs (PROJECT_KEY_RESERVE) hands a project its key at once when it is
+//   first needed (its first link, its page; never its approval); each pair taken is replaced
+//   by a generation charged to the account that took it;
 // - each account has at most PROJECT_KEY_QUEUE_PER_ACCOUNT generations queued or running; past
 //   that it gets nothing now (a link is answered 503, an open project page asks again);
 // - generations run on PROJECT_KEY_THREADS worker threads and are served in fair turn across
@@ -133,7 +134,7 @@ export function fillKeyReserve(cfg: Config): void {
 }
 
 /**
- * A key pair for a new project of `account`: from the reserve at once, or generated in its
+ * A key pair for a project of `account` that needs one now: from the reserve at once, or generated in its
  * turn. null when the account already has as many generations outstanding as it may.
  */
 export function takeKeyPair(cfg: Config, account: string): Promise<RsaKeyPair> | null {
