@@ -42,11 +42,13 @@ export const server = (url: string, databaseUrl: string, env: Record<string, str
     // A fixed test key (32 bytes of 0x2a), so the suite never writes a development key file.
     MASTER_KEY: "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=",
     NEXT_TELEMETRY_DISABLED: "1",
-    // Every spec creates its inits and signs people up from 127.0.0.1: the default limits (30
-    // inits, 20 sign-ups or sign-ins a minute per address) would make the suite's outcome depend on
-    // how many specs run at once (the limits themselves: tests/api, tests/multi).
+    // Every spec creates its inits, signs people up and approves new projects from 127.0.0.1: the
+    // default limits (30 inits, 20 sign-ups or sign-ins a minute, 20 new projects an hour per
+    // address) would make the suite's outcome depend on how many specs run at once (the limits
+    // themselves: tests/api, tests/multi).
     CREATE_INIT_PER_MINUTE: "1000",
     SIGN_IN_PER_ADDRESS_PER_MINUTE: "1000",
+    NEW_PROJECTS_PER_ADDRESS_PER_HOUR: "1000",
     ...env,
   },
 });

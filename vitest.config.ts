@@ -11,13 +11,17 @@ export default defineConfig({
       APP_URL: "https://initlink.test",
       INIT_INTERVAL_MS: "5000",
       INIT_LIFETIME_SECONDS: "900",
-      // Suites sign up and create inits and links from one address as fast as they can;
-      // tests/api/limits/rate-limit.test.ts sets its own, low limits.
+      // Suites sign up, create inits, approve them into new projects and link from one address as
+      // fast as they can; tests/api/limits/rate-limit.test.ts and tests/api/projects/new-project.test.ts
+      // set their own, low limits.
       CREATE_INIT_PER_MINUTE: "100000",
       SIGN_IN_PER_ADDRESS_PER_MINUTE: "100000",
       SIGN_IN_FAILURES_PER_15_MINUTES: "100000",
       LINKS_PER_TOKEN_PER_MINUTE: "100000",
       PICKUPS_PER_INIT_PER_MINUTE: "100000",
+      NEW_PROJECTS_PER_ACCOUNT_PER_HOUR: "100000",
+      NEW_PROJECTS_PER_ADDRESS_PER_HOUR: "100000",
+      PROJECTS_PER_ACCOUNT: "100000",
       // Tests wait for a key as long as it takes (no 503 key_not_ready) and generate no spare
       // keys; tests/api/projects/project-keys-*.test.ts set their own.
       PROJECT_KEY_WAIT_MS: "60000",

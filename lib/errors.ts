@@ -90,6 +90,13 @@ export const ERRORS = {
     example: "This request has expired. Start again in your terminal.",
     page: "This request can no longer be approved or denied.",
   },
+  project_limit_reached: {
+    status: 409,
+    meaning:
+      "Approving into a new project: the account holds `PROJECTS_PER_ACCOUNT` projects, the most it may. Approving into one of its projects still works (pages only).",
+    example: "Your account holds 100 projects, the most it may. Approve into one of your projects instead.",
+    page: "Your account holds as many projects as it may, so this request cannot make a new one. Approve it into one of your projects below.",
+  },
   // The browser approval expired before the client collected the link (Compatibility).
   link_approval_expired: {
     status: 410,
@@ -118,6 +125,13 @@ export const ERRORS = {
     meaning: "Too many requests in the window; `Retry-After` says when to try again.",
     example: "Too many requests: at most 10 per 60 s. Try again in 42 s.",
     page: "Too many attempts. Wait a few minutes and try again.",
+  },
+  too_many_new_projects: {
+    status: 429,
+    meaning:
+      "Approving into a new project: this account (`NEW_PROJECTS_PER_ACCOUNT_PER_HOUR`) or this address (`NEW_PROJECTS_PER_ADDRESS_PER_HOUR`) made as many new projects this hour as it may; `Retry-After` says when to try again. Approving into an existing project still works (pages only).",
+    example: "This account made 10 new projects this hour, the most it may. Approve into one of your projects, or try again in 23 minutes.",
+    page: "You (or your network) made as many new projects this hour as allowed. Approve this request into one of your projects below, or make a new one later.",
   },
   internal_error: {
     status: 500,

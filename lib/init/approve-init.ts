@@ -1,8 +1,8 @@
 import type { Config } from "../config";
 import { initApprovedRecord } from "../activity/record-activity";
-import { db, inOneTransaction, isUniqueViolation } from "../database/db";
-import { ApiError } from "../errors";
-import { prepareProjectKey } from "../projects/project-keys";
+import { db, inOneTransaction } from "../database/db";
+import { ApiError, initNotPending } from "../errors";
+import { countedNewProject, insertProjectWithinCap } from "../projects/new-project";
 import { findOwnedProject } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
 import { checkUserCode } from "./code-check";
@@ -15,44 +15,48 @@ import type { CodeCheck, ProjectChoice } from "./schemas";
  * The signed-in person approves a pending init into a new project or one of theirs. One
  * conditional update (still pending, not yet expired) decides: of two concurrent approvals
  * exactly one succeeds, records it in the approver's activity (with `origin`, where the approving
- * browser's request came from), and tells the init's waiters. Returns the project's id.
+ * browser's request came from), and tells the init's waiters. A new project is limited per hour
+ * and per account (lib/projects/new-project.ts), an existing one never. Returns the project's id.
  */
 export async function approveInit(cfg: Config, userId: string, initId: string, choice: ProjectChoice, check: CodeCheck, origin: RequestOrigin): Promise<string> {
   const init = await pendingInit(initId);
   await checkUserCode(cfg, codeCheckMode(cfg.initCodeCheck, init.userCodeShown), init.id, init.userCode, check);
-  const prisma = await db();
   const now = new Date();
-  let projectId: string;
-  let createdProject = false;
   if (choice.kind === "existing") {
     const project = await findOwnedProject(userId, choice.id);
     if (project === null) throw new ApiError("not_found", "You have no project with this id.");
-    projectId = project.id;
-  } else {
+    if (!(await decide(cfg, init.id, project.id, userId, origin, now))) throw await notPendingNow(init.id);
+    return project.id;
+  }
+  return countedNewProject(cfg, userId, origin.address, async () => {
     // The new project takes the init's id: clients that keep the init id as the project id
     // address the right project. The primary key also makes a second new project impossible.
-    try {
-      await prisma.project.create({ data: { id: init.id, name: choice.name, ownerId: userId, createdAt: now } });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new ApiError("init_not_pending", NOT_PENDING.done);
-      throw error;
-    }
-    projectId = init.id;
-    createdProject = true;
-  }
+    const created = await insertProjectWithinCap(cfg, { id: init.id, name: choice.name, ownerId: userId, createdAt: now });
+    if (created === "taken") throw initNotPending(NOT_PENDING.done);
+    if (await decide(cfg, init.id, init.id, userId, origin, now)) return init.id;
+    const prisma = await db();
+    await prisma.project.deleteMany({ where: { id: init.id, inits: { none: {} } } });
+    throw await notPendingNow(init.id);
+  });
+}
+
+/** The one conditional update that approves, with its activity record; true if this request won. */
+async function decide(cfg: Config, initId: string, projectId: string, userId: string, origin: RequestOrigin, now: Date): Promise<boolean> {
+  const prisma = await db();
   const [approved] = await inOneTransaction(
     prisma.init.updateMany({
-      where: { id: init.id, status: "pending", expiresAt: { gt: now } },
+      where: { id: initId, status: "pending", expiresAt: { gt: now } },
       data: { status: "done", projectId, approvedById: userId, decidedAt: now },
     }),
-    initApprovedRecord(prisma, init.id, userId, origin),
+    initApprovedRecord(prisma, initId, userId, origin),
   );
-  if (approved.count === 1) {
-    if (createdProject) prepareProjectKey(cfg, projectId);
-    await publishInitChange(cfg, init.id);
-    return projectId;
-  }
-  if (createdProject) await prisma.project.deleteMany({ where: { id: projectId, inits: { none: {} } } });
-  await pendingInit(init.id);
-  throw new ApiError("init_not_pending", NOT_PENDING.done);
+  if (approved.count !== 1) return false;
+  await publishInitChange(cfg, initId);
+  return true;
+}
+
+/** Why the init is no longer pending: expired, denied or approved meanwhile. */
+async function notPendingNow(initId: string): Promise<ApiError> {
+  await pendingInit(initId);
+  return initNotPending(NOT_PENDING.done);
 }

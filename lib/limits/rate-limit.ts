@@ -64,21 +64,21 @@ async function takeIfRoom(rule: RateLimit, subject: string, window: number): Pro
   return null;
 }
 
-function tooMany(rule: RateLimit, window: number, now: number): ApiError {
-  const retryIn = secondsToWait((window + 1) * rule.windowMs - now);
-  return rateLimited(`Too many requests: at most ${rule.limit} per ${rule.windowMs / 1000} s. Try again in ${retryIn} s.`, retryIn);
-}
+/** The error a refused request gets: from the rule and the whole seconds until its window ends. */
+export type Refusal = (rule: RateLimit, retryInSeconds: number) => ApiError;
+
+const tooMany: Refusal = (rule, retryIn) => rateLimited(`Too many requests: at most ${rule.limit} per ${rule.windowMs / 1000} s. Try again in ${retryIn} s.`, retryIn);
 
 /**
  * Takes one unit of `subject`'s current window before the work it pays for; over the limit, a
- * 429 with Retry-After (the end of the window), writing nothing. Call it after validating the
- * request, so malformed requests cost nothing.
+ * 429 with Retry-After (the end of the window), writing nothing: `rate_limited` unless `refuse`
+ * says otherwise. Call it after validating the request, so malformed requests cost nothing.
  */
-export async function consumeRateLimit(rule: RateLimit, subject: string): Promise<TakenUnit> {
+export async function consumeRateLimit(rule: RateLimit, subject: string, refuse: Refusal = tooMany): Promise<TakenUnit> {
   const now = Date.now();
   const window = Math.floor(now / rule.windowMs);
   const unit = await takeIfRoom(rule, subject, window);
-  if (unit === null) throw tooMany(rule, window, now);
+  if (unit === null) throw refuse(rule, secondsToWait((window + 1) * rule.windowMs - now));
   return unit;
 }
 
@@ -112,8 +112,8 @@ export async function giveBack(unit: TakenUnit): Promise<void> {
 }
 
 /** Runs `work` with a unit of `subject` taken first, given back if it throws: only answered requests count. */
-export async function countedUnlessRefused<T>(rule: RateLimit, subject: string, work: () => Promise<T>): Promise<T> {
-  const unit = await consumeRateLimit(rule, subject);
+export async function countedUnlessRefused<T>(rule: RateLimit, subject: string, work: () => Promise<T>, refuse: Refusal = tooMany): Promise<T> {
+  const unit = await consumeRateLimit(rule, subject, refuse);
   try {
     return await work();
   } catch (error) {

@@ -5,6 +5,7 @@ import type { RateLimit } from "./rate-limit";
 // from the configuration (docs/configuration.md).
 
 const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
 
 export function limitRules(cfg: Config) {
   const { limits } = cfg;
@@ -45,8 +46,18 @@ export function limitRules(cfg: Config) {
      * are governed by the interval alone, so a client that keeps time is never refused.
      */
     pickupsPerInit: { name: "pickups-init", limit: limits.pickupsPerInitPerMinute, windowMs: MINUTE_MS },
+    /**
+     * Projects created by approving an init, per client address and per account: each is a key
+     * generation (a CPU-second) once it is used (lib/projects/new-project.ts). A unit is taken
+     * before the project is made and given back if the approval is refused after all.
+     */
+    newProjectsPerAddress: { name: "new-projects-address", limit: limits.newProjectsPerAddressPerHour, windowMs: HOUR_MS },
+    newProjectsPerAccount: { name: "new-projects-account", limit: limits.newProjectsPerAccountPerHour, windowMs: HOUR_MS },
   } satisfies Record<string, RateLimit>;
 }
+
+/** Projects one account may hold (PROJECTS_PER_ACCOUNT): no window, counted in the Project table itself. */
+export const projectsPerAccount = (cfg: Config) => cfg.limits.projectsPerAccount;
 
 /** Event streams open at once per init, in each process: each holds a place in the waiting room until the init ends. */
 export const MAX_STREAMS_PER_INIT = 16;

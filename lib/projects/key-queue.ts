@@ -5,11 +5,12 @@ import { reportMetric } from "../../server/metrics.mjs";
 import { generateOnThread, type RsaKeyPair } from "./key-threads";
 
 // Who gets the next RSA key pair of this process. Generating one takes a second or more of a
-// core, so one account approving many projects must not make anyone else wait:
-// - a reserve of ready pairs (PROJECT_KEY_RESERVE) hands a new project its key at once; each
-//   pair taken is replaced by a generation charged to the account that took it;
+// core, so one account linking many projects must not make anyone else wait:
+// - a reserve of ready pairs (PROJECT_KEY_RESERVE) hands a project its key at once when it is
+//   first needed (its first link, its page; never its approval); each pair taken is replaced
+//   by a generation charged to the account that took it;
 // - each account has at most PROJECT_KEY_QUEUE_PER_ACCOUNT generations queued or running; past
-//   that it gets nothing now (the caller answers 503 or leaves the key for its first use);
+//   that it gets nothing now (a link is answered 503, an open project page asks again);
 // - generations run on PROJECT_KEY_THREADS worker threads and are served in fair turn across
 //   accounts (start-time fair queueing): an account that was just served waits behind every
 //   account that was not, however long its own backlog.
@@ -33,8 +34,8 @@ type QueueState = {
   ready: RsaKeyPair[];
   /** Generations under way whose pair goes to the reserve. */
   refilling: number;
-  /** Told when an account may queue again (project-keys.ts starts its next keyless project). */
-  onSlotFree: ((cfg: Config, account: string) => void) | null;
+  /** Generations started since the process began: the key work done (tests, docs/benchmark.md). */
+  started: number;
 };
 
 const state = processWide<QueueState>("key-queue", () => ({
@@ -46,7 +47,7 @@ const state = processWide<QueueState>("key-queue", () => ({
   running: 0,
   ready: [],
   refilling: 0,
-  onSlotFree: null,
+  started: 0,
 }));
 const { queued, outstanding, lastFinish, ready } = state;
 reportMetric("projectKeys", () => ({ ready: ready.length, generating: state.running, queued: queued.length }));
@@ -63,19 +64,18 @@ function nextJob(): Job | undefined {
   return job;
 }
 
-function finished(cfg: Config, account: string): void {
+function finished(account: string): void {
   const left = (outstanding.get(account) ?? 1) - 1;
   if (left > 0) outstanding.set(account, left);
   else {
     outstanding.delete(account);
     lastFinish.delete(account);
   }
-  if (account !== RESERVE_FILL) state.onSlotFree?.(cfg, account);
 }
 
-/** Registers who is told when an account's generation ends and it may queue another. */
-export function whenSlotFree(listener: (cfg: Config, account: string) => void): void {
-  state.onSlotFree = listener;
+/** Generations started in this process so far, and those running or queued now. */
+export function keyWork(): { started: number; generating: number; queued: number } {
+  return { started: state.started, generating: state.running, queued: queued.length };
 }
 
 function pump(cfg: Config): void {
@@ -83,6 +83,7 @@ function pump(cfg: Config): void {
     const job = nextJob();
     if (job === undefined) return;
     state.running += 1;
+    state.started += 1;
     let pair: Promise<RsaKeyPair>;
     try {
       pair = generateOnThread(RSA_MODULUS_BITS);
@@ -95,7 +96,7 @@ function pump(cfg: Config): void {
       .catch(() => undefined)
       .then(() => {
         state.running -= 1;
-        finished(cfg, job.account);
+        finished(job.account);
         pump(cfg);
       });
   }
@@ -133,7 +134,7 @@ export function fillKeyReserve(cfg: Config): void {
 }
 
 /**
- * A key pair for a new project of `account`: from the reserve at once, or generated in its
+ * A key pair for a project of `account` that needs one now: from the reserve at once, or generated in its
  * turn. null when the account already has as many generations outstanding as it may.
  */
 export function takeKeyPair(cfg: Config, account: string): Promise<RsaKeyPair> | null {

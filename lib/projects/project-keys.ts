@@ -5,15 +5,16 @@ import { db, isForeignKeyViolation, isUniqueViolation } from "../database/db";
 import { ApiError, notFound } from "../errors";
 import { processWide } from "../process-wide";
 import { logger } from "../../server/logger.mjs";
-import { returnKeyPair, takeKeyPair, whenSlotFree } from "./key-queue";
+import { returnKeyPair, takeKeyPair } from "./key-queue";
 import type { RsaKeyPair } from "./key-threads";
 
 // Each project's RSA key pair. 4096 bits because existing clients encrypt 255-byte chunks with
 // RSA-OAEP (SHA-1), and a 2048-bit key takes at most 214 bytes. Generating one costs a second
-// or more of CPU: a new project's key is started in the background when the project is made,
-// from the process's reserve or in its account's turn (key-queue.ts), and anything that hands
-// the key out waits for it, but never longer than PROJECT_KEY_WAIT_MS: past that it answers
-// 503 key_not_ready with Retry-After, and the generation carries on for the retry.
+// or more of CPU, so a project gets its key only when it is first needed (issue 26 item 1): its
+// first link, or its owner opening its page; never at its approval, nor for projects nobody
+// uses. It comes from the process's reserve or in its account's turn (key-queue.ts), and
+// anything that hands the key out waits for it, but never longer than PROJECT_KEY_WAIT_MS: past
+// that it answers 503 key_not_ready with Retry-After, and the generation carries on for the retry.
 
 /** Roughly one generation: when a retry may find the key. */
 const RETRY_AFTER_SECONDS = 2;
@@ -87,27 +88,11 @@ function keyUnderway(cfg: Config, projectId: string, ownerId: string): Promise<P
   return started;
 }
 
-const logFailure = (projectId: string | null) => (error: unknown) => {
+const logFailure = (projectId: string) => (error: unknown) => {
   // A project deleted meanwhile needs no key: nothing failed.
   if (error instanceof ApiError && error.code === "not_found") return;
   logger().error({ err: error, project_id: projectId }, "project key generation failed");
 };
-
-// The database is an account's backlog: when one of its generations ends, its oldest projects
-// still without a key take the free places, so a burst of new projects gets its keys one after
-// another with no one asking, and memory holds no more than the cap per account.
-const BACKLOG_LOOKUP = 8;
-whenSlotFree((cfg, ownerId) => {
-  db()
-    .then((prisma) => prisma.project.findMany({ where: { ownerId, key: null }, orderBy: { createdAt: "asc" }, take: BACKLOG_LOOKUP, select: { id: true } }))
-    .then((keyless) => {
-      for (const { id } of keyless) {
-        if (underway.has(id)) continue;
-        if (keyUnderway(cfg, id, ownerId)?.catch(logFailure(id)) === undefined) return;
-      }
-    })
-    .catch(logFailure(null));
-});
 
 /** The project's public key, or null; whose project it is. */
 async function keyAndOwner(projectId: string) {
@@ -139,8 +124,9 @@ export async function projectPublicKey(cfg: Config, projectId: string): Promise<
 }
 
 /**
- * Starts a new project's key without waiting for it. An owner with as many generations queued
- * as allowed gets it on first use instead; a failure is logged and retried on first use.
+ * Starts a project's key without waiting for it, for a page that shows the key to its owner. An
+ * owner with as many generations queued as allowed gets nothing now: the page asks again when it
+ * refreshes, as a link's retry does; a failure is logged and tried again on the next use.
  */
 export function prepareProjectKey(cfg: Config, projectId: string): void {
   keyAndOwner(projectId)

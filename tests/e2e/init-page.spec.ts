@@ -71,3 +71,45 @@ test("an init whose client prints the code needs it typed, and the outcome says 
   await expect(other.getByText("This request has been approved by another account.")).toBeVisible();
   await other.close();
 });
+
+// Issue 26 item 1: new projects per account per hour (NEW_PROJECTS_PER_ACCOUNT_PER_HOUR, 10 by
+// default on this server). Past it the page says why and offers the person's own projects, and
+// approving into one of them works.
+test("past the hour's new projects, the page explains and approves into an existing project", async ({ page, request, baseURL }) => {
+  const first = await createInit(request, baseURL!, { sender: "@acme/cli" });
+  await page.goto(first.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  await page.getByRole("textbox", { name: "New project name" }).fill("Kept");
+  await page.getByLabel(`The code in my terminal is ${first.user_code}`).check();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("heading", { name: "Request approved" })).toBeVisible();
+  // Nine more new projects, as forms posted from the page (the browser's session).
+  for (let i = 0; i < 9; i++) {
+    const init = await createInit(request, baseURL!, { sender: "@acme/cli" });
+    const answer = await page.request.post(`${baseURL}/init/${init.id}/approve`, {
+      form: { project: "new", name: `Project ${i}`, code_confirmed: "yes" },
+      headers: { origin: baseURL! },
+      maxRedirects: 0,
+    });
+    expect(answer.status()).toBe(303);
+    expect(answer.headers().location).toBe(`${baseURL}/init/${init.id}`);
+  }
+  const eleventh = await createInit(request, baseURL!, { sender: "@acme/cli" });
+  await page.goto(eleventh.redirect_url);
+  await page.getByLabel(`The code in my terminal is ${eleventh.user_code}`).check();
+  await expect(page.getByRole("radio", { name: "a new project named" })).toBeChecked();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page).toHaveURL(/[?&]error=too_many_new_projects/);
+  await expect(page.getByRole("alert").filter({ hasText: "new projects" })).toHaveText(
+    "You (or your network) made as many new projects this hour as allowed. Approve this request into one of your projects below, or make a new one later.",
+  );
+  await expect(page.getByRole("heading", { name: "A client asks to be linked" })).toBeVisible();
+  // The person's projects come first now; the newest is chosen.
+  await expect(page.getByRole("radio", { name: "a new project named" })).not.toBeChecked();
+  await expect(page.getByRole("radio", { name: "Project 8" })).toBeChecked();
+  await page.getByRole("radio", { name: "Kept" }).check();
+  await page.getByLabel(`The code in my terminal is ${eleventh.user_code}`).check();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("heading", { name: "Request approved" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Kept" })).toBeVisible();
+});

@@ -7,9 +7,9 @@ import { approvedClient } from "./links";
 
 // Accounts and projects for the key queue's tests (tests/api/projects/project-keys-*.test.ts).
 
-/** The project's key once it is stored, however long its generation takes (no bound); `start: false` only watches. */
-export async function keyOnceStored(projectId: string, { start = true } = {}) {
-  if (start) prepareProjectKey(config(), projectId);
+/** The project's key, generated now, once it is stored, however long its generation takes (no bound). */
+export async function keyOnceStored(projectId: string) {
+  prepareProjectKey(config(), projectId);
   for (;;) {
     const key = await storedKey(projectId);
     if (key !== null) return key;

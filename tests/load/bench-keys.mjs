@@ -1,10 +1,13 @@
 // @ts-check
-// Project keys under contention (issue 13, item 5): how long an unrelated person's first link
-// takes while another account approves 20 new projects at once. Starts the production build on
-// a scratch database, lets it settle (its reserve of ready keys fills at start), then one
-// account approves 20 inits into new projects while a second account approves one and links
-// its client at once. Clients honour 503 key_not_ready's Retry-After, as a real client would.
-// Measures, never asserts. `node tests/load/bench-keys.mjs`, or benchKeys() from bench.mjs.
+// Project keys (issue 13 item 5, issue 26 item 1). Starts the production build on a scratch
+// database and lets it settle (its reserve of ready keys fills at start). First, what approvals
+// into new projects cost: the server's CPU while one account approves 8 inits into new projects,
+// until it is idle again (keys are made on first need, so none should be), then the same for the
+// first link of one of them (one key: the reserve's pair replaced). Then keys under contention:
+// how long an unrelated person's first link takes while another account approves 20 new
+// projects and links them all. Clients honour 503 key_not_ready's Retry-After, as a real client
+// would. Measures, never asserts. `node tests/load/bench-keys.mjs`, or benchKeys() from bench.mjs.
+import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +16,8 @@ import { client, largestRssMiB, processTree, root, siteOf, startServer, stopServ
 
 const PORT = Number(process.env.BENCH_KEYS_PORT || 3400);
 const NEW_PROJECTS = 20;
+const MEASURED_APPROVALS = 8;
+const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 const database = path.join(root, ".cache", "bench-keys", "bench.db");
 
 /** @typedef {import("../helpers/journey.mjs").Send} Send */
@@ -39,6 +44,18 @@ async function settled(pid) {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     if (cpuTicks(pid) - before <= 5) return;
   }
+}
+
+/**
+ * The server's CPU seconds from `work` until it is idle again (background work included; the
+ * last idle second's few ticks too).
+ * @param {number} pid @param {() => Promise<void>} work
+ */
+async function cpuSecondsOf(pid, work) {
+  const before = cpuTicks(pid);
+  await work();
+  await settled(pid);
+  return (cpuTicks(pid) - before) / TICKS_PER_SECOND;
 }
 
 /**
@@ -83,6 +100,8 @@ export async function benchKeys() {
     CREATE_INIT_PER_MINUTE: "1000000",
     SIGN_IN_PER_ADDRESS_PER_MINUTE: "1000000",
     LINKS_PER_TOKEN_PER_MINUTE: "1000000",
+    NEW_PROJECTS_PER_ACCOUNT_PER_HOUR: "1000000",
+    NEW_PROJECTS_PER_ADDRESS_PER_HOUR: "1000000",
   });
   const pid = /** @type {number} */ (server.pid);
   try {
@@ -92,9 +111,26 @@ export async function benchKeys() {
     for (let i = 0; i < NEW_PROJECTS; i++) busyInits.push(await createInit(send, { sender: "@busy/cli" }));
     const unrelated = await signUp(send, { site, email: newEmail("unrelated") });
     const unrelatedInit = await createInit(send, { sender: "@unrelated/cli" });
+    const measured = await signUp(send, { site, email: newEmail("measured") });
+    /** @type {import("../helpers/journey.mjs").CreatedInit[]} */
+    const measuredInits = [];
+    for (let i = 0; i < MEASURED_APPROVALS; i++) measuredInits.push(await createInit(send, { sender: "@measured/cli" }));
     await settled(pid);
+    const approvals = await cpuSecondsOf(pid, async () => {
+      for (const [i, init] of measuredInits.entries()) {
+        if (!(await approvedIntoNewProject(send, site, measured.cookie, init.id, `Measured ${i}`))) throw new Error("measured approval refused");
+      }
+    });
+    const firstLink = await cpuSecondsOf(pid, async () => {
+      const pickup = await pickUpToken(send, measuredInits[0]);
+      await linkWithRetries(send, pickup.project_id, pickup.access_token);
+    });
     setup.close();
-    return await contention(pid, site, busy, busyInits, unrelated, unrelatedInit);
+    return [
+      [`${MEASURED_APPROVALS} approvals into new projects: server CPU until idle`, `${approvals.toFixed(2)} s`],
+      ["the first link of one of them (its key): server CPU until idle", `${firstLink.toFixed(2)} s`],
+      ...(await contention(pid, site, busy, busyInits, unrelated, unrelatedInit)),
+    ];
   } finally {
     await stopServer(server, "SIGTERM");
     setup.close();

@@ -20,6 +20,9 @@ const env = {
   MASTER_KEY,
   CREATE_INIT_PER_MINUTE: "1000000",
   SIGN_IN_PER_ADDRESS_PER_MINUTE: "1000000",
+  NEW_PROJECTS_PER_ACCOUNT_PER_HOUR: "1000000",
+  NEW_PROJECTS_PER_ADDRESS_PER_HOUR: "1000000",
+  PROJECTS_PER_ACCOUNT: "1000000",
 };
 
 /** @typedef {{ id: string, user_code: string, expires_at: number, timestamp: number }} Acknowledged */

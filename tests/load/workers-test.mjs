@@ -22,7 +22,7 @@ import { client, processTree, root, siteOf, startServer, stopServer, waitUntilUp
 const PORT = Number(process.env.WORKERS_PORT || 3230);
 const database = path.join(root, ".cache", "workers", "workers.db");
 // One master key for every start on the one database.
-const env = { MASTER_KEY: Buffer.alloc(32, 9).toString("base64"), DATABASE_URL: `file:${database}`, CREATE_INIT_PER_MINUTE: "1000000", SIGN_IN_PER_ADDRESS_PER_MINUTE: "1000000", INIT_INTERVAL_MS: "100" };
+const env = { MASTER_KEY: Buffer.alloc(32, 9).toString("base64"), DATABASE_URL: `file:${database}`, CREATE_INIT_PER_MINUTE: "1000000", SIGN_IN_PER_ADDRESS_PER_MINUTE: "1000000", NEW_PROJECTS_PER_ACCOUNT_PER_HOUR: "1000000", NEW_PROJECTS_PER_ADDRESS_PER_HOUR: "1000000", PROJECTS_PER_ACCOUNT: "1000000", INIT_INTERVAL_MS: "100" };
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** @param {boolean} condition @param {string} message */

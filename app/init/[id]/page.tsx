@@ -67,7 +67,20 @@ function WhoIsAsking({ init }: { init: InitView }) {
 
 const WARNING = "Approve only if you just started this yourself in a terminal. Otherwise, deny it.";
 
-function Decision({ init, projects, codeCheck }: { init: InitView; projects: { id: string; name: string }[]; codeCheck: CodeCheckMode }) {
+/** A new project refused by its limits (lib/projects/new-project.ts): the page then offers the person's own projects first. */
+const NEW_PROJECT_REFUSALS: ReadonlySet<string> = new Set(["too_many_new_projects", "project_limit_reached"]);
+
+function Decision({
+  init,
+  projects,
+  codeCheck,
+  preferExisting,
+}: {
+  init: InitView;
+  projects: { id: string; name: string }[];
+  codeCheck: CodeCheckMode;
+  preferExisting: boolean;
+}) {
   const defaultName = init.sender.slice(0, PROJECT_NAME_MAX);
   return (
     <>
@@ -101,13 +114,13 @@ function Decision({ init, projects, codeCheck }: { init: InitView; projects: { i
             <legend>Give the client access to</legend>
             <div className="new-project">
               <label className="check">
-                <input type="radio" name="project" value="new" defaultChecked /> a new project named
+                <input type="radio" name="project" value="new" defaultChecked={!preferExisting} /> a new project named
               </label>
               <input name="name" defaultValue={defaultName} maxLength={PROJECT_NAME_MAX} aria-label="New project name" />
             </div>
-            {projects.map((project) => (
+            {projects.map((project, at) => (
               <label className="check" key={project.id}>
-                <input type="radio" name="project" value={project.id} /> {project.name}
+                <input type="radio" name="project" value={project.id} defaultChecked={preferExisting && at === 0} /> {project.name}
               </label>
             ))}
           </fieldset>
@@ -204,7 +217,12 @@ export default async function InitPage({
               </p>
             </section>
           ) : (
-            <Decision init={init} projects={await listProjects(user.id)} codeCheck={codeCheckMode(config().initCodeCheck, init.userCodeShown)} />
+            <Decision
+              init={init}
+              projects={await listProjects(user.id)}
+              codeCheck={codeCheckMode(config().initCodeCheck, init.userCodeShown)}
+              preferExisting={typeof query.error === "string" && NEW_PROJECT_REFUSALS.has(query.error)}
+            />
           )}
         </>
       )}

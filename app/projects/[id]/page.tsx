@@ -128,8 +128,8 @@ export default async function ProjectPage({
   const project = await findOwnedProject(user.id, projectId);
   if (project === null) notFound();
   const [publicKey, links, query] = await Promise.all([storedKey(project.id), listProjectLinks(user.id, project.id), searchParams]);
-  // A new project's key takes a few seconds to generate; the page shows that rather than wait,
-  // and makes sure the generation is under way here (the approving instance may have stopped).
+  // A project's key is generated when first needed, and its owner opening this page is such a
+  // need: the generation starts here and takes a few seconds, which the page shows rather than wait.
   if (publicKey === null) prepareProjectKey(config(), project.id);
   const error = pageMessage(query.error);
   const revoked = links.find((link) => link.id === query.revoked && link.revokedAt !== null);

@@ -2,7 +2,8 @@ import { approveFormSchema, initIdParamsSchema } from "../../init/schemas";
 import { operation } from "../operation";
 
 // POST /init/{id}/approve — the approve form of the init page: the project (or a new one's
-// name) and the code check; rate_limited while the last allowed codes are being compared.
+// name) and the code check; rate_limited while the last allowed codes are being compared;
+// too_many_new_projects and project_limit_reached for a new project past its limits.
 export const approveInitOperation = operation({
   method: "POST",
   route: "/init/[id]/approve",
@@ -20,7 +21,9 @@ export const approveInitOperation = operation({
     "invalid_request",
     "not_found",
     "init_not_pending",
+    "project_limit_reached",
     "code_mismatch",
     "rate_limited",
+    "too_many_new_projects",
   ],
 });

@@ -2,10 +2,7 @@ import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
 import { POST as approveRoute } from "@/app/init/[id]/approve/route";
 import { POST as denyRoute } from "@/app/init/[id]/deny/route";
-import { config } from "@/lib/config";
 import { db } from "@/lib/database/db";
-import { ApiError } from "@/lib/errors";
-import { projectPublicKey } from "@/lib/projects/project-keys";
 import { PROJECT_NAME_MAX } from "@/lib/field-lengths";
 import { createdInit } from "../../helpers/api";
 import { approve, COOKIE_NAME, deny } from "../../helpers/forms";
@@ -175,28 +172,6 @@ async function freshInit(input: InitFormInput): Promise<Fresh> {
   return { id: init.id, userCode: init.user_code };
 }
 
-/**
- * Waits for the keys of the projects the approvals created, which are generated in the
- * background: finished during the Deny property, they would be blamed on a deny.
- */
-async function projectKeysSettled(): Promise<void> {
-  const prisma = await db();
-  const keyless = await prisma.project.findMany({ where: { key: null }, select: { id: true } });
-  for (const { id } of keyless) {
-    // One account made them all: past its queue's cap it is told key_not_ready, and the keys
-    // come from its backlog one after another.
-    for (;;) {
-      try {
-        await projectPublicKey(config(), id);
-        break;
-      } catch (error) {
-        if (!(error instanceof ApiError && error.code === "key_not_ready")) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-    }
-  }
-}
-
 describe("hostile input through HTTP: the init page's Approve and Deny forms", () => {
   it(
     `POST /init/{id}/approve answers ${NUM_RUNS} generated requests (seed ${SEED}) with a 303 on this site, a documented code, and a refusal writes nothing`,
@@ -207,7 +182,6 @@ describe("hostile input through HTTP: the init page's Approve and Deny forms", (
         (input, fresh: Fresh) => sendInitForm(approveRoute, "approve", input, fresh),
         freshInit,
       );
-      await projectKeysSettled();
       expectSuccesses("POST /init/{id}/approve", "303 without error=, an init approved", answers.get("ok") ?? 0, MIN_APPROVED);
     },
     PROPERTY_TIMEOUT_MS,

@@ -1,9 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
 import { GET as initStatusRoute } from "@/app/api/init/[id]/route";
-import { config } from "@/lib/config";
 import { db } from "@/lib/database/db";
-import { projectPublicKey } from "@/lib/projects/project-keys";
 import { createdInit, getInitStatus } from "../../helpers/api";
 import { approve, deny, newAccount } from "../../helpers/forms";
 import {
@@ -62,8 +60,6 @@ beforeAll(async () => {
   if (typeof status.access_token !== "string") throw new Error(`no access token: ${JSON.stringify(status)}`);
   const prisma = await db();
   await prisma.init.update({ where: { id: expired.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-  // The new projects' keys are made in the background: wait for them, so nothing writes during the run.
-  await Promise.all([collected.id, uncollected.id].map((id) => projectPublicKey(config(), id)));
   fixtures = {
     ids: [pending.id, collected.id, uncollected.id, denied.id, expired.id],
     secrets: [pending.secret, collected.secret, uncollected.secret, denied.secret, expired.secret],

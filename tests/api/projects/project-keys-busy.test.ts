@@ -45,8 +45,8 @@ describe("a busy key queue", () => {
     expect(await prisma.projectLink.count({ where: { projectId: busy.projects[2] } })).toBe(1);
   });
 
-  // An approval that loses its race deletes the project it made; the account's backlog may have
-  // started that project's key. Before: "project key generation failed" with a foreign-key error.
+  // An approval that loses its race deletes the project it made; a request for that project's
+  // key (its page, a link) may have started it meanwhile. Before: "project key generation failed" with a foreign-key error.
   it("lets a key whose project was deleted meanwhile go without an error", async () => {
     const account = await accountWithKeylessProjects(2);
     const [deleted, next] = account.projects;

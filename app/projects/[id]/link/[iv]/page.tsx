@@ -6,6 +6,7 @@ import { withReturnTo } from "@/lib/api/return-to";
 import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
 import { findLinkApprovalView, linkApprovalPagePath, type LinkApprovalView } from "@/lib/links/link-approval-view";
+import { prepareProjectKey } from "@/lib/projects/project-keys";
 import { ErrorAlert } from "../../../../form-parts";
 import { FingerprintPending } from "../../key-pending";
 
@@ -114,6 +115,8 @@ export default async function LinkApprovalPage({
   // Someone else's project reads exactly like one that does not exist.
   const view = await findLinkApprovalView(cfg, user.id, id, iv, metadata);
   if (view === null) notFound();
+  // The owner is about to link a client: the key is needed now (it is generated on first need).
+  if (view.project.fingerprint === null) prepareProjectKey(cfg, view.project.id);
   const [path, search = ""] = pagePath.split("?");
   const action = (decision: "approve" | "deny") => `${path}/${decision}${search ? `?${search}` : ""}`;
   return (
