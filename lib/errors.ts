@@ -3,6 +3,7 @@
 // ?error=<code>. Domain code throws ApiError by code with the data the
 // client needs (the interval to keep, when to try again); lib/api turns it into an answer.
 // Adding a code is one entry here, plus its test.
+import { MALFORMED_PATH_MESSAGE } from "../server/malformed-path.mjs";
 
 type ErrorEntry = {
   status: number;
@@ -20,6 +21,11 @@ export const ERRORS = {
     meaning: "A field, parameter or the body is not what the operation takes; `fields` names each.",
     example: "sender is required",
     page: "Some fields are missing or not valid. Check them and try again.",
+  },
+  malformed_path: {
+    status: 400,
+    meaning: "The path has a percent-escape that is not valid UTF-8 (`%E0%A4%A`, `%zz`); answered before any operation runs.",
+    example: MALFORMED_PATH_MESSAGE,
   },
   invalid_json: { status: 400, meaning: "The body is not valid JSON (or not UTF-8).", example: "The request body is not valid JSON." },
   duplicate_session_cookie: {
