@@ -68,6 +68,10 @@ test("pages carry a strict, per-request CSP that the app's own scripts satisfy",
   const asset = await request.get(`${MAIN_URL}${script}`);
   expect(asset.status()).toBe(200);
   expect(asset.headers()["content-security-policy"]).toBeUndefined();
+  // Issue 26, item 9: a path that only begins like the image optimizer's is Next's HTML not-found page: it gets a page's policy.
+  const lookalike = await request.get(`${MAIN_URL}/_next/imagefoo`);
+  expect(lookalike.headers()["content-type"]).toMatch(/^text\/html/);
+  expect(lookalike.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
   for (const response of [first, api, asset]) {
     expect(response.headers()["x-frame-options"]).toBe("DENY");
     expect(response.headers()["x-content-type-options"]).toBe("nosniff");
