@@ -89,6 +89,13 @@ export const ERRORS = {
     example: "Another client already uses this iv for this project. Choose a new random iv.",
     page: "This client is already linked under this iv. It must start again with a new one.",
   },
+  // Issue 26, item 8: a browser approval is given only while its client waits (Compatibility).
+  no_client_waiting: {
+    status: 409,
+    meaning: "On the link approval page: no client has asked for this link within the last minute, so there is nothing to decide (pages only).",
+    example: "No client is asking for this link right now. Start the link in your terminal, then decide while it waits.",
+    page: "No client is asking for this link right now. Start the link in your terminal, then approve it here while it waits.",
+  },
   link_revoked: { status: 409, meaning: "The link with this iv has been revoked.", example: "This link has been revoked. Choose a new random iv to link again." },
   init_not_pending: {
     status: 409,
