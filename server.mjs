@@ -14,6 +14,7 @@ import { refuseOversizedBody } from "./server/body-limit.mjs";
 import { parseConfig } from "./server/config.mjs";
 import { routeTargetOfAlias } from "./server/path-aliases.mjs";
 import { logger, routeConsoleToLogger } from "./server/logger.mjs";
+import { refuseMalformedPath } from "./server/malformed-path.mjs";
 import { observeRequest, startMetrics } from "./server/metrics.mjs";
 import { runPrimary } from "./server/primary.mjs";
 import { routeMatcherOfBuild } from "./server/route-pattern.mjs";
@@ -59,6 +60,7 @@ async function serve() {
       observeRequest(method, route, response.statusCode, seconds);
       log.info({ request_id: requestId, method, path: loggedPath(url), route, status: response.statusCode, ms: Math.round(seconds * 1000) }, "request");
     });
+    if (refuseMalformedPath(request, response)) return;
     if (refuseOversizedBody(request, response)) return;
     const aliased = routeTargetOfAlias(url);
     if (aliased !== undefined) request.url = aliased;

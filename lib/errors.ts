@@ -3,6 +3,7 @@
 // ?error=<code>. Domain code throws ApiError by code with the data the
 // client needs (the interval to keep, when to try again); lib/api turns it into an answer.
 // Adding a code is one entry here, plus its test.
+import { MALFORMED_PATH_MESSAGE } from "../server/malformed-path.mjs";
 
 type ErrorEntry = {
   status: number;
@@ -20,6 +21,11 @@ export const ERRORS = {
     meaning: "A field, parameter or the body is not what the operation takes; `fields` names each.",
     example: "sender is required",
     page: "Some fields are missing or not valid. Check them and try again.",
+  },
+  malformed_path: {
+    status: 400,
+    meaning: "The path has a percent-escape that is not valid UTF-8 (`%E0%A4%A`, `%zz`); answered before any operation runs.",
+    example: MALFORMED_PATH_MESSAGE,
   },
   invalid_json: { status: 400, meaning: "The body is not valid JSON (or not UTF-8).", example: "The request body is not valid JSON." },
   duplicate_session_cookie: {
@@ -82,6 +88,13 @@ export const ERRORS = {
     meaning: "Another access token already linked this project with this iv.",
     example: "Another client already uses this iv for this project. Choose a new random iv.",
     page: "This client is already linked under this iv. It must start again with a new one.",
+  },
+  // Issue 26, item 8: a browser approval is given only while its client waits (Compatibility).
+  no_client_waiting: {
+    status: 409,
+    meaning: "On the link approval page: no client has asked for this link within the last minute, so there is nothing to decide (pages only).",
+    example: "No client is asking for this link right now. Start the link in your terminal, then decide while it waits.",
+    page: "No client is asking for this link right now. Start the link in your terminal, then approve it here while it waits.",
   },
   link_revoked: { status: 409, meaning: "The link with this iv has been revoked.", example: "This link has been revoked. Choose a new random iv to link again." },
   init_not_pending: {

@@ -29,9 +29,15 @@ export function pagePolicy(nonce, dev) {
   ].join("; ");
 }
 
-/** Answers that are JSON; and the build's files and images, which carry no markup and need no policy. */
+/** Answers that are JSON. */
 const API_PREFIXES = ["/api/", "/.well-known/"];
-const FILE_PREFIXES = ["/_next/static/", "/_next/image"];
+
+/**
+ * The build's files (a folder) and Next's image optimizer (one path: anything longer, as
+ * `/_next/imagefoo`, is Next's HTML not-found page); they carry no markup and need no policy.
+ * @param {string} path
+ */
+const isFile = (path) => path.startsWith("/_next/static/") || path === "/_next/image";
 
 /**
  * Next routes by the normalized path (`/_next/static/%2e%2e/%2e%2e/signin` is the sign-in page),
@@ -60,7 +66,7 @@ export function setSecurityHeaders(request, response, { httpsOnly, dev }) {
   const url = request.url ?? "";
   if (API_PREFIXES.some((prefix) => url.startsWith(prefix))) {
     response.setHeader("Content-Security-Policy", API_POLICY);
-  } else if (!FILE_PREFIXES.some((prefix) => url.startsWith(prefix)) || MAYBE_ELSEWHERE.test(pathOf(url))) {
+  } else if (!isFile(pathOf(url)) || MAYBE_ELSEWHERE.test(pathOf(url))) {
     const policy = pagePolicy(randomBytes(16).toString("base64"), dev);
     request.headers["content-security-policy"] = policy;
     response.setHeader("Content-Security-Policy", policy);

@@ -3,16 +3,23 @@ import { RANDOM_ID_PATTERN } from "../secrets";
 import { addressesDiffer } from "../ip-address";
 import { effectiveStatus, type InitStatus } from "./init-lifecycle";
 
-/** What the init page shows of an init: what the client reported and what the server saw. */
-export type InitView = {
-  id: string;
-  sender: string;
+// What the init page shows of an init, and to whom. The id alone is in the page's URL and may
+// leak (SECURITY.md, "Stolen init id"): it shows the status and the application's name, never
+// the client's device or addresses (an IP address is personal data).
+
+/** What the client reported beyond its name, and the address its request came from. */
+export type ClientDetails = {
   senderDevice: string | null;
   senderOs: string | null;
   senderIp: string | null;
   observedIp: string | null;
   /** The reported and the observed address are both known and are different addresses. */
   addressMismatch: boolean;
+};
+
+export type InitView = {
+  id: string;
+  sender: string;
   status: InitStatus;
   intervalMs: number;
   createdAt: number;
@@ -23,9 +30,25 @@ export type InitView = {
   approvedById: string | null;
   deniedById: string | null;
   project: { id: string; name: string } | null;
+  /** Null when the viewer may not see them (mayShowDetails). */
+  details: ClientDetails | null;
 };
 
-export async function findInitView(id: string): Promise<InitView | null> {
+/**
+ * Whether `viewerId` (null: signed out) may see the client's details: while the init is pending,
+ * any signed-in account, which may decide it and needs them to; once decided, only the account
+ * that decided; once expired, nobody.
+ */
+export function mayShowDetails(status: InitStatus, decidedBy: { approvedById: string | null; deniedById: string | null }, viewerId: string | null): boolean {
+  if (viewerId === null) return false;
+  if (status === "pending") return true;
+  if (status === "done") return decidedBy.approvedById === viewerId;
+  if (status === "denied") return decidedBy.deniedById === viewerId;
+  return false;
+}
+
+/** The init as `viewerId` (null: signed out) may see it on its page. */
+export async function findInitView(id: string, viewerId: string | null): Promise<InitView | null> {
   if (!RANDOM_ID_PATTERN.test(id)) return null;
   const prisma = await db();
   const init = await prisma.init.findUnique({
@@ -49,11 +72,13 @@ export async function findInitView(id: string): Promise<InitView | null> {
     },
   });
   if (init === null) return null;
+  const { senderDevice, senderOs, senderIp, observedIp, ...rest } = init;
+  const status = effectiveStatus(init.status, init.expiresAt, Date.now());
   return {
-    ...init,
-    addressMismatch: addressesDiffer(init.senderIp, init.observedIp),
-    status: effectiveStatus(init.status, init.expiresAt, Date.now()),
+    ...rest,
+    status,
     createdAt: init.createdAt.getTime(),
     expiresAt: init.expiresAt.getTime(),
+    details: mayShowDetails(status, init, viewerId) ? { senderDevice, senderOs, senderIp, observedIp, addressMismatch: addressesDiffer(senderIp, observedIp) } : null,
   };
 }

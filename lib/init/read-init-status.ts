@@ -4,7 +4,7 @@ import { projectUrl } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
 import { RANDOM_ID_PATTERN } from "../secrets";
 import { watchInit, type InitWatch } from "./init-events";
-import { effectiveStatus, initNotFound, type InitStatus } from "./init-lifecycle";
+import { effectiveStatus, initNotFound, NOT_PENDING, type InitStatus } from "./init-lifecycle";
 import { admitPoll } from "./poll-interval";
 import type { InitStatusAnswer } from "./schemas";
 import { assertInitSecret, pickupExtras, returnPickup, takePickup } from "./token-pickup";
@@ -101,6 +101,8 @@ async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, or
 /** The answer for a row read at `now`; the pickup's extras only for the secret's holder. */
 export async function statusAnswer(cfg: Config, init: InitRow, status: InitStatus, now: number, secret: string | null, origin: () => RequestOrigin): Promise<StatusAnswer> {
   const answer: StatusAnswer = { id: init.id, status, timestamp: now, interval: init.intervalMs, expires_at: init.expiresAt.getTime() };
+  // Clients of the original platform stop polling only on an `error`: without one they poll a denied or expired init until their own timeout.
+  if (status === "denied" || status === "expired") return { ...answer, error: NOT_PENDING[status] };
   if (status !== "done" || init.projectId === null) return answer;
   const done = { ...answer, project_id: init.projectId, project_url: projectUrl(cfg, init.projectId) };
   return secret === null ? done : { ...done, ...(await pickupExtras(cfg, init.id, init.accessTokenId !== null, origin())) };

@@ -112,10 +112,15 @@ export const initStatusAnswerSchema = z
       .meta({ description: "Once done, for the holder of the init's secret only: who approved." }),
     access_token: z.string().startsWith("ilat_").optional().meta({ description: "Once done, for the holder of the init's secret, exactly once: the project's access token." }),
     access_token_expires_at: epochMs("When the access token expires").optional(),
+    error: z
+      .string()
+      .optional()
+      .meta({ description: "Once denied or expired: what happened, for a person to read. Clients of the original platform stop polling when it is present." }),
   })
   .meta({
     examples: [
       { id: "Q2hvb3NlQVJhbmRvbUlkMQ", status: "pending", timestamp: 1764000005000, interval: 5000, expires_at: 1764000900000 },
+      { id: "Q2hvb3NlQVJhbmRvbUlkMQ", status: "denied", timestamp: 1764000020000, interval: 5000, expires_at: 1764000900000, error: "This request has been denied." },
       {
         id: "Q2hvb3NlQVJhbmRvbUlkMQ",
         status: "done",

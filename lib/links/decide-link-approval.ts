@@ -1,14 +1,13 @@
 import type { Config } from "../config";
-import { db, isUniqueViolation } from "../database/db";
+import { db } from "../database/db";
 import { ApiError } from "../errors";
 import { resolveProjectId } from "../projects/resolve-project";
-import { randomId } from "../secrets";
-import { alreadyLinked, assertLegacyLinkApproval } from "./link-approval-lifecycle";
+import { alreadyLinked, ASKING_WINDOW_MS, assertLegacyLinkApproval } from "./link-approval-lifecycle";
 
 // The person's decision about a link request (lib/links/link-approval-lifecycle.ts) on
-// /projects/{id}/link/{iv}: approve or deny that (project, iv). Any decision not yet claimed
-// may be changed (a denial after an approval stops the claim), and each starts a new lifetime,
-// so an approval that expired can be given again.
+// /projects/{id}/link/{iv}: approve or deny that (project, iv), only while a client is asking for
+// it. Any decision not yet claimed may be changed (a denial after an approval stops the claim),
+// and each starts a new lifetime, so an approval that expired can be given again.
 
 export type LinkDecision = "approved" | "denied";
 
@@ -26,22 +25,13 @@ export async function decideLinkApproval(cfg: Config, userId: string, pathProjec
     decidedAt: new Date(now),
     expiresAt: new Date(now + cfg.legacyLinkApproval.lifetimeMs),
   };
-  // Any row but one a client is claiming right now (lib/links/request-approved-link.ts); a claim
-  // left behind by a crash is void once its lifetime is over.
-  const decidable = { projectId, iv, NOT: { status: "claiming", expiresAt: { gt: new Date(now) } } };
+  // A request a client asked for within the window (every row is made by a client's POST), but
+  // not one a client is claiming right now (lib/links/request-approved-link.ts); a claim left
+  // behind by a crash is void once its lifetime is over.
+  const claimedNow = { status: "claiming", expiresAt: { gt: new Date(now) } };
+  const decidable = { projectId, iv, askedAt: { gt: new Date(now - ASKING_WINDOW_MS) }, NOT: claimedNow };
   if ((await prisma.linkApproval.updateMany({ where: decidable, data })).count === 1) return;
-  const id = randomId();
-  try {
-    // The person may decide before the client has asked.
-    await prisma.linkApproval.create({ data: { id, projectId, iv, createdAt: new Date(now), ...data } });
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    if ((await prisma.linkApproval.updateMany({ where: decidable, data })).count === 0) throw alreadyLinked();
-    return;
-  }
-  // A claim may have made its link (and deleted its row) since the check above.
-  if (await linked()) {
-    await prisma.linkApproval.deleteMany({ where: { id } });
-    throw alreadyLinked();
-  }
+  // Linked meanwhile (a claim deletes its row once its link exists), or being claimed.
+  if ((await linked()) || (await prisma.linkApproval.count({ where: { projectId, iv, ...claimedNow } })) > 0) throw alreadyLinked();
+  throw new ApiError("no_client_waiting", "No client is asking for this link right now. Start the link in your terminal, then decide while it waits.");
 }

@@ -5,7 +5,9 @@ import { ApiError } from "../errors";
 // A link approved in the browser (LEGACY_LINK_APPROVAL; docs/api.md, Compatibility with existing
 // clients). An existing client without an access token asks for a link with
 // POST /api/projects/{projectId}/link/{iv} and no Authorization; the person approves or denies
-// that (project, iv) on /projects/{projectId}/link/{iv}. Its states:
+// that (project, iv) on /projects/{projectId}/link/{iv}, and only while a client is asking for it
+// (a POST within ASKING_WINDOW_MS): one click on a crafted page must not approve, ahead of any
+// client, a link that whoever holds the iv then collects (issue 26, item 8). Its states:
 //   waiting   the client asked; no decision yet (each POST keeps it for another lifetime)
 //   approved  the next POST for exactly this (project, iv) gets the link, once, within the lifetime
 //             (stored "claiming" while that POST makes the link; the row goes once the link exists)
@@ -25,16 +27,24 @@ export function linkApprovalState(status: string, expiresAt: Date, now: number):
   return expiresAt.getTime() <= now ? "expired" : "approved";
 }
 
-const REFRESH_AT_MOST_EVERY_MS = 60_000;
+/** A client is asking for a (project, iv) while its latest POST is this recent: the person may decide only then. */
+export const ASKING_WINDOW_MS = 60_000;
+
+/** Half the window: a client that asks at least this often is always seen asking. */
+const RECORD_AT_MOST_EVERY_MS = ASKING_WINDOW_MS / 2;
 
 /**
- * Whether a waiting request's POST at `now` keeps it for another lifetime: at most once a
- * minute (each write is a durable commit), and always before half its lifetime is gone, so a
- * client that keeps asking is never swept, however short the lifetime.
+ * Whether a POST at `now` is recorded (when the client asked, from where; a waiting request is
+ * kept for another lifetime): at most every 30 s (each write is a durable commit), and always
+ * before half the lifetime is gone, so a client that keeps asking is never swept, however short
+ * the lifetime. `askedAt` null: never recorded.
  */
-export function waitingNeedsRefresh(expiresAt: Date, now: number, lifetimeMs: number): boolean {
-  return expiresAt.getTime() - now < lifetimeMs - Math.min(REFRESH_AT_MOST_EVERY_MS, lifetimeMs / 2);
+export function askNeedsRecording(askedAt: Date | null, now: number, lifetimeMs: number): boolean {
+  return askedAt === null || now - askedAt.getTime() >= Math.min(RECORD_AT_MOST_EVERY_MS, lifetimeMs / 2);
 }
+
+/** Whether a client asked for the (project, iv) within ASKING_WINDOW_MS of `now`. */
+export const clientIsAsking = (askedAt: Date | null, now: number) => askedAt !== null && now - askedAt.getTime() < ASKING_WINDOW_MS;
 
 /** With the switch off, the page and its forms do not exist. */
 export function assertLegacyLinkApproval(cfg: Config): void {

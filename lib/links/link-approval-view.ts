@@ -2,16 +2,18 @@ import { z } from "zod";
 import type { Config } from "../config";
 import { db } from "../database/db";
 import { SENDER_DEVICE_MAX, SENDER_IP_MAX } from "../field-lengths";
+import { addressesDiffer } from "../ip-address";
 import { storedKey } from "../projects/project-keys";
 import { resolveProjectId } from "../projects/resolve-project";
 import { safeText } from "../text";
-import { linkApprovalState, type LinkApprovalState } from "./link-approval-lifecycle";
+import { clientIsAsking, linkApprovalState, type LinkApprovalState } from "./link-approval-lifecycle";
 import { isLinkIv } from "./schemas";
 
 // What the page /projects/{id}/link/{iv} shows the person deciding about a link request
 // (lib/links/link-approval-lifecycle.ts): what the client says about itself (the `metadata` of
-// the page's address, which anyone could have written), what the service saw of the waiting
-// client, and the project with its key's fingerprint, which the client will be given.
+// the page's address, which anyone could have written), what the service saw of the client
+// asking now, and the project with its key's fingerprint, which the client will be given. The
+// person may decide only while a client asks (`asking`).
 
 /** What the client reported in `metadata`: base64 of a JSON object {sender_device, sender_ip}. */
 export type ReportedMetadata = { senderDevice: string | null; senderIp: string | null } | "unreadable" | null;
@@ -20,8 +22,11 @@ export type LinkApprovalView = {
   project: { id: string; name: string; fingerprint: string | null };
   iv: string;
   reported: ReportedMetadata;
-  /** The latest POST of the waiting client, if it has asked yet. */
-  observed: { address: string | null; userAgent: string | null } | null;
+  /** A client asked within the last minute: the person may decide. */
+  asking: boolean;
+  /** The latest POST of the client asking now (null if none is); flagged when its address is not the reported one. */
+  observed: { address: string | null; userAgent: string | null; addressMismatch: boolean } | null;
+  /** `not_asked`: no request, or one whose client stopped asking before anyone decided. */
   state: LinkApprovalState | "not_asked" | "linked";
   expiresAt: number | null;
 };
@@ -58,19 +63,31 @@ export async function findLinkApprovalView(cfg: Config, userId: string, pathProj
     prisma.project.findUnique({ where: { id: projectId }, select: { id: true, name: true } }),
     storedKey(projectId),
     prisma.projectLink.findUnique({ where, select: { id: true } }),
-    prisma.linkApproval.findUnique({ where, select: { status: true, expiresAt: true, observedIp: true, observedUserAgent: true } }),
+    prisma.linkApproval.findUnique({ where, select: { status: true, expiresAt: true, askedAt: true, observedIp: true, observedUserAgent: true } }),
   ]);
   // Deleted since it was resolved: as if it never existed.
   if (project === null) return null;
-  const observed = approval !== null && (approval.observedIp !== null || approval.observedUserAgent !== null) ? { address: approval.observedIp, userAgent: approval.observedUserAgent } : null;
-  const state = link !== null ? "linked" : approval === null ? "not_asked" : linkApprovalState(approval.status, approval.expiresAt, Date.now());
+  const now = Date.now();
+  const reported = readMetadata(metadata);
+  const asking = link === null && approval !== null && clientIsAsking(approval.askedAt, now);
+  const observed =
+    asking && approval !== null
+      ? {
+          address: approval.observedIp,
+          userAgent: approval.observedUserAgent,
+          addressMismatch: typeof reported === "object" && reported !== null && addressesDiffer(reported.senderIp, approval.observedIp),
+        }
+      : null;
+  const stored = approval === null ? null : linkApprovalState(approval.status, approval.expiresAt, now);
+  const state = link !== null ? "linked" : stored === null || (stored === "waiting" && !asking) ? "not_asked" : stored;
   return {
     project: { ...project, fingerprint: key?.fingerprint ?? null },
     iv,
-    reported: readMetadata(metadata),
+    reported,
+    asking,
     observed,
     state,
-    expiresAt: approval === null || state === "waiting" ? null : approval.expiresAt.getTime(),
+    expiresAt: approval === null || stored === "waiting" ? null : approval.expiresAt.getTime(),
   };
 }
 

@@ -10,7 +10,7 @@ import { randomId } from "../secrets";
 import { deleteAccessToken, issueProjectAccessToken } from "../access-tokens/issue-access-token";
 import { clientSoftware } from "./client-software";
 import { createProjectLink, type LinkAnswer } from "./create-project-link";
-import { alreadyLinked, assertLegacyLinkApproval, linkApprovalState, waitingNeedsRefresh } from "./link-approval-lifecycle";
+import { alreadyLinked, askNeedsRecording, assertLegacyLinkApproval, linkApprovalState } from "./link-approval-lifecycle";
 
 // POST /api/projects/{projectId}/link/{iv} with no Authorization, LEGACY_LINK_APPROVAL on: an
 // existing client asks again and again until the person has approved this (project, iv) in the
@@ -24,20 +24,23 @@ const CLAIM_HOLD_MS = 30_000;
 const pending = () =>
   new ApiError("link_approval_pending", "Waiting for a person to approve this link in the browser, at /projects/{projectId}/link/{iv}. Ask again later.");
 
-/** The waiting request (`expiresAt` as read, null if new), kept for another lifetime, with what this POST looked like. */
-async function recordWaiting(cfg: Config, projectId: string, iv: string, origin: RequestOrigin, expiresAt: Date | null): Promise<void> {
+type StoredApproval = { status: string; expiresAt: Date; askedAt: Date | null; approvedById: string | null };
+
+/**
+ * Records this POST on the request (`approval` as read, null if new): when and from where the
+ * client asked, which the page shows and a decision needs; a waiting request is kept for another
+ * lifetime, a decision keeps its own.
+ */
+async function recordAsked(cfg: Config, projectId: string, iv: string, origin: RequestOrigin, approval: StoredApproval | null): Promise<void> {
   const prisma = await db();
   const now = Date.now();
-  const seen = {
-    observedIp: origin.address,
-    observedUserAgent: origin.userAgent,
-    expiresAt: new Date(now + cfg.legacyLinkApproval.lifetimeMs),
-  };
-  if (expiresAt === null) {
+  const seen = { observedIp: origin.address, observedUserAgent: origin.userAgent, askedAt: new Date(now) };
+  const kept = { expiresAt: new Date(now + cfg.legacyLinkApproval.lifetimeMs) };
+  if (approval === null) {
     // Each new request writes a row, so anyone may make only so many.
     const unit = await consumeRateLimit(limitRules(cfg).linkApprovalRequests, addressSubject(origin.address));
     try {
-      await prisma.linkApproval.create({ data: { id: randomId(), projectId, iv, status: "waiting", createdAt: new Date(now), ...seen } });
+      await prisma.linkApproval.create({ data: { id: randomId(), projectId, iv, status: "waiting", createdAt: new Date(now), ...seen, ...kept } });
     } catch (error) {
       // A concurrent POST made it a moment ago: this one wrote nothing, so it does not count.
       if (!isUniqueViolation(error)) throw error;
@@ -45,9 +48,13 @@ async function recordWaiting(cfg: Config, projectId: string, iv: string, origin:
     }
     return;
   }
-  if (!waitingNeedsRefresh(expiresAt, now, cfg.legacyLinkApproval.lifetimeMs)) return;
-  // Conditional on the expiry read: of concurrent POSTs, one writes.
-  await prisma.linkApproval.updateMany({ where: { projectId, iv, status: "waiting", expiresAt }, data: seen });
+  if (!askNeedsRecording(approval.askedAt, now, cfg.legacyLinkApproval.lifetimeMs)) return;
+  // Conditional on the row as read: of concurrent POSTs one writes, and never over a decision made meanwhile.
+  const waiting = approval.status === "waiting";
+  await prisma.linkApproval.updateMany({
+    where: { projectId, iv, status: approval.status, askedAt: approval.askedAt, expiresAt: approval.expiresAt },
+    data: waiting ? { ...seen, ...kept } : seen,
+  });
 }
 
 /**
@@ -97,17 +104,18 @@ async function claim(cfg: Config, projectId: string, iv: string, approval: { app
 export async function requestApprovedLink(cfg: Config, pathProjectId: string, iv: string, origin: RequestOrigin): Promise<LinkAnswer> {
   assertLegacyLinkApproval(cfg);
   const projectId = await resolveProjectId(pathProjectId);
-  if (projectId === null) throw new ApiError("not_found", "No project with this id exists.");
+  // Answered as a known project that no one has approved yet: without credentials, the answer
+  // must not tell which project ids exist (a 404 did). Nothing is written for it.
+  if (projectId === null) throw pending();
   const prisma = await db();
   const where = { projectId_iv: { projectId, iv } };
   // The approval is read before the link: a claim deletes its row only once its link exists.
-  const approval = await prisma.linkApproval.findUnique({ where, select: { status: true, expiresAt: true, approvedById: true } });
+  const approval = await prisma.linkApproval.findUnique({ where, select: { status: true, expiresAt: true, askedAt: true, approvedById: true } });
   if ((await prisma.projectLink.findUnique({ where, select: { id: true } })) !== null) throw alreadyLinked();
   const state = approval === null ? "waiting" : linkApprovalState(approval.status, approval.expiresAt, Date.now());
-  if (state === "waiting") {
-    await recordWaiting(cfg, projectId, iv, origin, approval?.expiresAt ?? null);
-    throw pending();
-  }
+  // Every POST but a claim is recorded: the person may decide (again) only while the client asks.
+  if (state !== "approved") await recordAsked(cfg, projectId, iv, origin, approval);
+  if (state === "waiting") throw pending();
   if (state === "denied") throw new ApiError("link_denied", "The person denied this link. Start again with a new random iv.");
   if (state === "expired") throw new ApiError("link_approval_expired", "The approval of this link expired before it was collected. Approve it again in the browser.");
   // A claim lost to a concurrent one (or to a new decision) is "not yet": the next POST reads

@@ -138,6 +138,21 @@ test("the not-found page", async ({ browser }) => {
   await auditEverywhere(browser, `${MAIN_URL}/no/such/page`, { shot: "not-found" });
 });
 
+// Issue 26, item 5: server.mjs's own plain page for a path with a broken % escape (no site header to check).
+test("the bad-request page", async ({ browser }) => {
+  for (const mode of MODES) {
+    const context = await contextFor(browser, mode);
+    const page = await context.newPage();
+    const response = await page.goto(`${MAIN_URL}/init/%E0%A4%A`);
+    expect(response?.status()).toBe(400);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bad request");
+    await page.screenshot({ path: `test-results/screenshots/pages/bad-request-${mode.name}.png`, fullPage: true });
+    await expectNoViolations(page);
+    await expectNoSidewaysScroll(page);
+    await context.close();
+  }
+});
+
 test("sign-in, fresh", async ({ browser }) => {
   await auditEverywhere(browser, `${MAIN_URL}/signin`, { shot: "signin" });
 });

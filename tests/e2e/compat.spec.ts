@@ -115,6 +115,7 @@ test("a denied link request and an expired approval are never given", async ({ p
   expect(await refused.json()).toMatchObject({ success: false, code: "link_denied" });
 
   const late = newIv();
+  expect((await ask(request, COMPAT_URL, init.id, late)).status()).toBe(202);
   await page.goto(`${COMPAT_URL}/projects/${init.id}/link/${late}`);
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("status")).toContainText("Approved");
@@ -127,6 +128,27 @@ test("a denied link request and an expired approval are never given", async ({ p
   const expired = await ask(request, COMPAT_URL, init.id, late);
   expect(expired.status()).toBe(410);
   expect(await expired.json()).toMatchObject({ success: false, code: "link_approval_expired" });
+});
+
+// Issue 26, item 8: a crafted page approved a link ahead of any client, for whoever held the iv;
+// and without credentials, 404 against 202 told which project ids exist.
+test("a link no client asks for cannot be approved, and an unknown project answers as a known one", async ({ page, request }) => {
+  const init = await legacyInit(request, COMPAT_URL);
+  await approveInit(page, init, { name: "Crafted", existing: false });
+  const iv = newIv();
+  await page.goto(`${COMPAT_URL}/projects/${init.id}/link/${iv}?metadata=${encodeURIComponent(METADATA)}`);
+  await expect(page.getByRole("status")).toContainText("No client is asking for this link right now");
+  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await page.screenshot({ path: "test-results/screenshots/compat-link-not-asked.png", fullPage: true });
+  // The form sent by hand, as a crafted page would: refused, and the client later gets nothing.
+  const forged = await page.request.post(`${COMPAT_URL}/projects/${init.id}/link/${iv}/approve`, { headers: { origin: COMPAT_URL }, form: {}, maxRedirects: 0 });
+  expect(forged.status()).toBe(303);
+  expect(forged.headers().location).toContain("error=no_client_waiting");
+  const known = await ask(request, COMPAT_URL, init.id, iv);
+  expect(known.status()).toBe(202);
+  const unknown = await ask(request, COMPAT_URL, "AAAAAAAAAAAAAAAAAAAAAA", newIv());
+  expect(unknown.status()).toBe(202);
+  expect(await unknown.json()).toEqual(await known.json());
 });
 
 test("with LEGACY_LINK_APPROVAL off the page does not exist and a POST without Authorization is 401", async ({ page, request }) => {

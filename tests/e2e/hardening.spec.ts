@@ -3,14 +3,17 @@ import { randomBytes } from "node:crypto";
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { expect, test } from "@playwright/test";
+import fc from "fast-check";
 import { MAIN_URL, scratchDatabase } from "../../playwright.config";
+import { undecodableSegmentArb } from "../helpers/hostile/generators";
 import { linkedClient } from "../helpers/journey.mjs";
 import { approveAsNewPerson, createInit, newEmail, over, PASSWORD } from "./flow";
 
 // Headers, logs and URLs under hostile conditions. One server of its own, with an https APP_URL
 // (HSTS, Secure cookies) and its output captured, so the logs can be searched for secrets.
 
-const PORT = 3107;
+// After the three servers of playwright.config.ts (E2E_PORT), so that checkouts running at once never meet.
+const PORT = Number(new URL(MAIN_URL).port) + 7;
 const SERVER = `http://127.0.0.1:${PORT}`;
 const APP_URL = "https://initlink.test";
 const MASTER_KEY = randomBytes(32).toString("base64");
@@ -65,6 +68,10 @@ test("pages carry a strict, per-request CSP that the app's own scripts satisfy",
   const asset = await request.get(`${MAIN_URL}${script}`);
   expect(asset.status()).toBe(200);
   expect(asset.headers()["content-security-policy"]).toBeUndefined();
+  // Issue 26, item 9: a path that only begins like the image optimizer's is Next's HTML not-found page: it gets a page's policy.
+  const lookalike = await request.get(`${MAIN_URL}/_next/imagefoo`);
+  expect(lookalike.headers()["content-type"]).toMatch(/^text\/html/);
+  expect(lookalike.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
   for (const response of [first, api, asset]) {
     expect(response.headers()["x-frame-options"]).toBe("DENY");
     expect(response.headers()["x-content-type-options"]).toBe("nosniff");
@@ -165,6 +172,48 @@ test("every /api answer is JSON: 405 with Allow for a wrong method, 404 for an u
     expect(response.status, `${method} ${path}`).toBe(404);
     expect(response.headers["content-type"]).toMatch(/^application\/json/);
     expect(JSON.parse(response.text)).toMatchObject({ code: "not_found" });
+  }
+});
+
+// Issue 26, item 5: Next's own path decoding answered an escape that is not UTF-8 with a
+// plain-text 500 (on every route with a dynamic segment, pages and forms included).
+test("a path with an undecodable percent-escape: 400, JSON under /api/, a page elsewhere, never a 5xx", async () => {
+  const id = "f0hzLD1VaTUHWk7oIoQhpg";
+  const iv = "ab".repeat(16);
+  const templates: [string, (segment: string) => string][] = [
+    ["GET", (s) => `/api/init/${s}`],
+    ["HEAD", (s) => `/api/init/${s}`],
+    ["GET", (s) => `/api/init/${s}/events`],
+    ["GET", (s) => `/api/projects/${s}`],
+    ["POST", (s) => `/api/projects/${s}/link/${iv}`],
+    ["POST", (s) => `/api/projects/${id}/link/${s}`],
+    ["DELETE", (s) => `/api/${s}`],
+    ["GET", (s) => `/.well-known/${s}`],
+    ["GET", (s) => `/init/${s}`],
+    ["GET", (s) => `/projects/${s}`],
+    ["GET", (s) => `/projects/${id}/link/${s}?metadata=e30`],
+    ["POST", (s) => `/init/${s}/approve`],
+    ["POST", (s) => `/init/${s}/deny`],
+    ["POST", (s) => `/projects/${id}/links/${s}/revoke`],
+    ["POST", (s) => `/settings/tokens/${s}/revoke`],
+    ["GET", (s) => `/_next/static/${s}`],
+    ["GET", (s) => `/${s}`],
+  ];
+  const requests = fc.sample(fc.tuple(fc.constantFrom(...templates), undecodableSegmentArb([id, iv])), { seed: 20261125, numRuns: 120 });
+  for (const [[method, pathOf], segment] of requests) {
+    const path = pathOf(segment);
+    const answer = await rawRequest(method, path, method === "POST" ? { origin: APP_URL, "content-type": "application/x-www-form-urlencoded" } : {});
+    expect(answer.status, `${method} ${path}`).toBe(400);
+    expect(answer.headers["x-frame-options"], `${method} ${path}`).toBe("DENY");
+    if (method === "HEAD") continue;
+    if (path.startsWith("/api/") || path.startsWith("/.well-known/")) {
+      expect(answer.headers["content-type"], `${method} ${path}`).toMatch(/^application\/json/);
+      expect(JSON.parse(answer.text), `${method} ${path}`).toEqual({ error: "The request path has a percent-escape that is not valid UTF-8.", code: "malformed_path" });
+    } else {
+      expect(answer.headers["content-type"], `${method} ${path}`).toMatch(/^text\/html/);
+      expect(answer.headers["content-security-policy"], `${method} ${path}`).toContain("script-src 'self' 'nonce-");
+      expect(answer.text, `${method} ${path}`).toContain("<h1>Bad request</h1>");
+    }
   }
 });
 

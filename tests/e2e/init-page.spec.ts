@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser } from "@playwright/test";
 import { SHORT_URL } from "../../playwright.config";
 import { newEmail, PASSWORD, signUpFromInitPage } from "./flow";
 
@@ -6,6 +6,17 @@ async function createInit(request: APIRequestContext, baseURL: string, data: Rec
   const response = await request.post(`${baseURL}/api/init`, { data, headers });
   expect(response.status()).toBe(201);
   return (await response.json()) as { id: string; url: string; redirect_url: string; interval: number; user_code: string };
+}
+
+/** A new person, in a browser of their own, signs up and comes back to `url`. */
+async function anotherAccountOn(browser: Browser, url: string) {
+  const other = await browser.newPage();
+  const { origin, pathname } = new URL(url);
+  await other.goto(`${origin}/signup?returnTo=${encodeURIComponent(pathname)}`);
+  await other.getByLabel("Email").fill(newEmail());
+  await other.getByLabel("Password").fill(PASSWORD);
+  await other.getByRole("button", { name: "Create account" }).click();
+  return other;
 }
 
 test("the home page loads", async ({ page }) => {
@@ -18,6 +29,7 @@ test("the init page shows what the client reported and where the request came fr
   const init = await createInit(request, baseURL!, { sender: "@acme/cli", sender_device: "build box", sender_os: "linux", sender_ip: "192.0.2.10" }, { "x-forwarded-for": "203.0.113.66" });
   expect(init.redirect_url).toBe(`${baseURL}/init/${init.id}`);
   await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
   await expect(page.getByRole("heading", { name: "A client asks to be linked" })).toBeVisible();
   const facts = page.getByRole("region", { name: "Who is asking" });
   await expect(facts).toContainText("@acme/cli");
@@ -33,8 +45,41 @@ test("the init page shows what the client reported and where the request came fr
 test("markup in what the client reported is shown as text, never run", async ({ page, request, baseURL }) => {
   const init = await createInit(request, baseURL!, { sender: "<img src=x onerror=window.pwned=1>", sender_device: "<script>window.pwned=1</script>" });
   await page.goto(init.redirect_url);
-  await expect(page.getByRole("region", { name: "Who is asking" })).toContainText("<script>window.pwned=1</script>");
+  await expect(page.getByRole("region", { name: "Who is asking" })).toContainText("<img src=x onerror=window.pwned=1>");
   expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+});
+
+// Issue 26, item 6: the URL may leak. Alone it shows the application and that a request waits;
+// the client's device, operating system and addresses go to a signed-in account while the init
+// is pending (it may decide), and once decided to the account that decided only.
+test("the client's device and addresses: never to a signed-out visitor, after a decision only to the account that decided", async ({ page, browser, request, baseURL }) => {
+  const init = await createInit(request, baseURL!, { sender: "@acme/cli", sender_device: "device-of-ana", sender_os: "os-of-ana", sender_ip: "192.0.2.77" });
+  const details = ["device-of-ana", "os-of-ana", "192.0.2.77", "Request came from"];
+  const signedOut = async () => (await request.get(init.redirect_url)).text();
+  const pending = await signedOut();
+  expect(pending).toContain("A client asks to be linked");
+  expect(pending).toContain("@acme/cli");
+  for (const detail of details) expect(pending, detail).not.toContain(detail);
+
+  await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  const asking = page.getByRole("region", { name: "Who is asking" });
+  for (const detail of details) await expect(asking).toContainText(detail);
+  await page.getByRole("button", { name: "Deny" }).click();
+  await expect(page.getByRole("heading", { name: "Request denied" })).toBeVisible();
+  await expect(page.getByText("This request was denied by you.")).toBeVisible();
+  await expect(page.getByRole("region", { name: "Who asked" })).toContainText("device-of-ana");
+
+  const other = await anotherAccountOn(browser, `${baseURL}/init/${init.id}`);
+  await expect(other.getByText("This request was denied by another account.")).toBeVisible();
+  const seenByOther = await other.content();
+  await other.close();
+  const denied = await signedOut();
+  expect(denied).toContain("Request denied");
+  for (const shown of [seenByOther, denied]) {
+    expect(shown).not.toContain("Who asked");
+    for (const detail of details) expect(shown, detail).not.toContain(detail);
+  }
 });
 
 test("an unknown init id gets a 404 page", async ({ page }) => {
@@ -63,11 +108,7 @@ test("an init whose client prints the code needs it typed, and the outcome says 
   await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
   await expect(page.getByText("This request has been approved by you.")).toBeVisible();
   // Another account opening the same page learns only that someone else approved it.
-  const other = await browser.newPage();
-  await other.goto(`${baseURL}/signup?returnTo=${encodeURIComponent(`/init/${init.id}`)}`);
-  await other.getByLabel("Email").fill(newEmail());
-  await other.getByLabel("Password").fill(PASSWORD);
-  await other.getByRole("button", { name: "Create account" }).click();
+  const other = await anotherAccountOn(browser, `${baseURL}/init/${init.id}`);
   await expect(other.getByText("This request has been approved by another account.")).toBeVisible();
   await other.close();
 });

@@ -23,12 +23,15 @@ const HEADINGS: Record<InitStatus, string> = {
   expired: "Request expired",
 };
 
-// The title (generateMetadata) and the page both read the init: once per request.
-const initView = cache(findInitView);
+// The title (generateMetadata) and the page both read the init, as the signed-in person may see it: once per request.
+const initView = cache(async (id: string) => {
+  const user = await currentUser();
+  return { user, init: await findInitView(id, user?.id ?? null) };
+});
 
 /** The tab's title says the request's state too: a person with many tabs finds it. */
 export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
-  const init = await initView((await params).id);
+  const { init } = await initView((await params).id);
   return { title: init === null ? "Not found" : HEADINGS[init.status], referrer: "no-referrer" };
 }
 
@@ -37,25 +40,31 @@ function minutesAgo(ms: number): string {
   return minutes < 1 ? "just now" : minutes === 1 ? "1 minute ago" : `${minutes} minutes ago`;
 }
 
+/** Who asks: the application always; the device and addresses only when the viewer may see them (lib/init/init-view.ts). */
 function WhoIsAsking({ init }: { init: InitView }) {
   const notReported = <span className="muted">not reported</span>;
+  const { details } = init;
   return (
     <section className="card" aria-labelledby="who-asks">
       <h2 id="who-asks">{init.status === "pending" ? "Who is asking" : "Who asked"}</h2>
       <dl className="facts">
         <dt>Application</dt>
         <dd>{init.sender}</dd>
-        <dt>Device</dt>
-        <dd>{init.senderDevice ?? notReported}</dd>
-        <dt>Operating system</dt>
-        <dd>{init.senderOs ?? notReported}</dd>
-        <dt>Reported address</dt>
-        <dd>{init.senderIp ?? notReported}</dd>
-        <dt>Request came from</dt>
-        <dd>
-          {init.observedIp ?? <span className="muted">unknown</span>}
-          {init.addressMismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
-        </dd>
+        {details === null ? null : (
+          <>
+            <dt>Device</dt>
+            <dd>{details.senderDevice ?? notReported}</dd>
+            <dt>Operating system</dt>
+            <dd>{details.senderOs ?? notReported}</dd>
+            <dt>Reported address</dt>
+            <dd>{details.senderIp ?? notReported}</dd>
+            <dt>Request came from</dt>
+            <dd>
+              {details.observedIp ?? <span className="muted">unknown</span>}
+              {details.addressMismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
+            </dd>
+          </>
+        )}
         <dt>Started</dt>
         <dd>
           <time dateTime={new Date(init.createdAt).toISOString()}>{minutesAgo(init.createdAt)}</time>
@@ -185,9 +194,9 @@ export default async function InitPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { id } = await params;
-  const init = await initView(id);
+  const { user, init } = await initView(id);
   if (init === null) notFound();
-  const [user, query] = await Promise.all([currentUser(), searchParams]);
+  const query = await searchParams;
   const error = pageMessage(query.error);
   const returnTo = `/init/${init.id}`;
   // A pending request a signed-in person has seen is in their activity, and so is its expiry.
@@ -198,11 +207,11 @@ export default async function InitPage({
       <h1>{HEADINGS[init.status]}</h1>
       <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} />
       <ErrorAlert message={error} />
-      {/* Decided or expired: what happened comes first, then who had asked. */}
+      {/* Decided or expired: what happened comes first, then who had asked, for the account that decided only. */}
       {init.status !== "pending" ? (
         <>
           <Outcome init={init} viewerId={user?.id ?? null} />
-          <WhoIsAsking init={init} />
+          {init.details === null ? null : <WhoIsAsking init={init} />}
         </>
       ) : (
         <>
@@ -213,7 +222,8 @@ export default async function InitPage({
               <p className="warning">{WARNING}</p>
               <p>
                 <Link href={withReturnTo("/signin", returnTo)}>Sign in</Link> or <Link href={withReturnTo("/signup", returnTo)}>create an account</Link> to
-                approve or deny. You will come back to this page, and it will show the code to compare with the one in your terminal.
+                approve or deny. You will come back to this page, and it will show the device and addresses the request came from and the code to
+                compare with the one in your terminal.
               </p>
             </section>
           ) : (

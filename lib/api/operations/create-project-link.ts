@@ -13,6 +13,7 @@ export const createProjectLinkOperation = operation({
   errorEnvelope: { success: false },
   errors: [
     "link_approval_pending",
+    "malformed_path",
     "invalid_request",
     "payload_too_large",
     "unauthorized",

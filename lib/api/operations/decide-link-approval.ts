@@ -16,7 +16,7 @@ const decision = (route: `/${string}`): Operation<"session", LinkApprovalParams,
     params: linkApprovalParamsSchema,
     body: { form: emptyFormSchema },
     answer: { redirect: true, back: ({ id, iv }, query) => linkApprovalPagePath(id, iv, query.get("metadata")) },
-    errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "invalid_request", "not_found", "link_conflict"],
+    errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "invalid_request", "not_found", "link_conflict", "no_client_waiting"],
   });
 
 export const approveLinkOperation = decision("/projects/[id]/link/[iv]/approve");

@@ -8,7 +8,7 @@ export const getLinkedProjectOperation = operation({
   auth: "linkBearer",
   params: projectParamsSchema,
   answer: { status: 200 },
-  errors: ["unauthorized", "invalid_token", "internal_error"],
+  errors: ["malformed_path", "unauthorized", "invalid_token", "internal_error"],
   doc: {
     operationId: "getLinkedProject",
     summary: "The project, for a link bearer",

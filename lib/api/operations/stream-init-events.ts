@@ -12,7 +12,7 @@ export const streamInitEventsOperation = operation({
   auth: "none",
   params: initIdParamsSchema,
   answer: { stream: true },
-  errors: ["not_found", "rate_limited", "internal_error", "server_busy"],
+  errors: ["malformed_path", "not_found", "rate_limited", "internal_error", "server_busy"],
   doc: {
     operationId: "streamInitEvents",
     summary: "Init status as Server-Sent Events",

@@ -4,7 +4,7 @@ import { db } from "@/lib/database/db";
 import { findInitView } from "@/lib/init/init-view";
 import { sweep } from "@/lib/maintenance/sweep";
 import { resolveProjectId } from "@/lib/projects/resolve-project";
-import { createInit } from "../../helpers/api";
+import { createdInit, createInit } from "../../helpers/api";
 import { approve, deny, newAccount, SITE } from "../../helpers/forms";
 import { dispatch } from "../../helpers/in-process";
 import { approvedClient, createLink, getProject, linked, linkSnapshot, randomIv, withToken } from "../../helpers/links";
@@ -41,8 +41,9 @@ describe("an existing client's init", () => {
   // A reported address that is not an address is kept as reported text and never compared.
   it("is created with sender_ip Unknown and sender_os, shown as reported and never flagged as a mismatch", async () => {
     const init = await legacyInit();
-    const view = await findInitView(init.id);
-    expect(view).toMatchObject({ senderIp: "Unknown", addressMismatch: false, senderOs: "linux", senderDevice: "build-box", observedIp: "127.0.0.1" });
+    // A pending init's details, as any signed-in account sees them.
+    const view = await findInitView(init.id, "a-signed-in-account");
+    expect(view?.details).toEqual({ senderIp: "Unknown", addressMismatch: false, senderOs: "linux", senderDevice: "build-box", observedIp: "127.0.0.1" });
   });
 
   it("still refuses a reported address with control characters, over 45 characters, or not a string", async () => {
@@ -64,6 +65,52 @@ describe("an existing client's init", () => {
     expect(done).toMatchObject({ status: "done", project_id: owner.projectId, project_url: `${SITE}/projects/${owner.projectId}` });
     // No secret presented: no token, no project details.
     expect(done).not.toHaveProperty("access_token");
+  });
+});
+
+// Issue 26, item 7: such a client stops polling only on an `error` in the status answer; without
+// one it polled a denied or expired init until its own timeout (315 s) and said "TIMEOUT".
+describe("an existing client's denied or expired init", () => {
+  it("answers its status with a human error, to the client without a secret and to the secret's holder", async () => {
+    const owner = await approvedClient("Payments");
+    const denied = await legacyInit();
+    expect((await deny(denied.id, owner.session)).status).toBe(303);
+    expect(await pollWithoutAuthorization(denied.url)).toEqual({
+      id: denied.id,
+      status: "denied",
+      timestamp: expect.any(Number),
+      interval: denied.interval,
+      expires_at: expect.any(Number),
+      error: "This request has been denied.",
+    });
+    const expired = await legacyInit();
+    const held = await createdInit();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + config().initLifetimeMs + 1000 });
+    try {
+      expect(await pollWithoutAuthorization(expired.url)).toEqual({
+        id: expired.id,
+        status: "expired",
+        timestamp: expect.any(Number),
+        interval: expired.interval,
+        expires_at: expect.any(Number),
+        error: "This request has expired. Start again in your terminal.",
+      });
+      const withSecret = await dispatch("GET", `/api/init/${held.id}`, { headers: { authorization: `Bearer ${held.secret}` } });
+      expect(await withSecret.json()).toMatchObject({ status: "expired", error: "This request has expired. Start again in your terminal." });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("answers a pending or done init without one", async () => {
+    const owner = await approvedClient("Payments");
+    const init = await legacyInit();
+    expect(await pollWithoutAuthorization(init.url)).not.toHaveProperty("error");
+    await approveInto(init.id, owner.session, owner.projectId);
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 2 * init.interval });
+    const done = await pollWithoutAuthorization(init.url).finally(() => vi.useRealTimers());
+    expect(done.status).toBe("done");
+    expect(done).not.toHaveProperty("error");
   });
 });
 

@@ -38,6 +38,16 @@ async function expectNotYet(response: Response, status: number, code: string) {
   expect(body).toEqual({ success: false, error: expect.any(String), code });
 }
 
+/** Runs `steps` with the clock (Date only) `ms` ahead. */
+async function later(ms: number, steps: () => Promise<void>) {
+  vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + ms });
+  try {
+    await steps();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 /** Everything a decision or a claim could change. */
 async function snapshot() {
   const prisma = await db();
@@ -58,7 +68,8 @@ describe("a link approved in the browser", () => {
       project: { id: owner.projectId, name: "Payments", fingerprint: key.fingerprint },
       iv,
       reported: { senderDevice: "build-box", senderIp: "Unknown" },
-      observed: { address: "198.51.100.7", userAgent: "envsync-cli/1.4.2" },
+      asking: true,
+      observed: { address: "198.51.100.7", userAgent: "envsync-cli/1.4.2", addressMismatch: false },
       state: "waiting",
     });
 
@@ -135,6 +146,7 @@ describe("a link approved in the browser", () => {
   it("stops a claim when the person denies after approving", async () => {
     const owner = await approvedClient("Payments");
     const iv = randomIv();
+    await expectNotYet(await ask(owner.projectId, iv), 202, "link_approval_pending");
     expect((await decide("approve", owner.session, owner.projectId, iv)).status).toBe(303);
     expect((await decide("deny", owner.session, owner.projectId, iv)).status).toBe(303);
     await expectNotYet(await ask(owner.projectId, iv), 403, "link_denied");
@@ -145,6 +157,7 @@ describe("a link approved in the browser", () => {
   it("keeps a claim under way from decisions and other requests", async () => {
     const owner = await approvedClient("Payments");
     const iv = randomIv();
+    await expectNotYet(await ask(owner.projectId, iv), 202, "link_approval_pending");
     expect((await decide("approve", owner.session, owner.projectId, iv)).status).toBe(303);
     const prisma = await db();
     await prisma.linkApproval.updateMany({ where: { projectId: owner.projectId, iv }, data: { status: "claiming" } });
@@ -183,7 +196,7 @@ describe("a link approved in the browser", () => {
     expect((await ask(owner.projectId, iv)).status).toBe(200);
   });
 
-  it("cannot be approved by someone who does not reach the project, or for a project that does not exist", async () => {
+  it("cannot be approved by someone who does not reach the project", async () => {
     const owner = await approvedClient("Payments");
     const stranger = await newAccount();
     const iv = randomIv();
@@ -196,13 +209,73 @@ describe("a link approved in the browser", () => {
     const strangerId = (await prisma.user.findUniqueOrThrow({ where: { email: stranger.email } })).id;
     expect(await findLinkApprovalView(config(), strangerId, owner.projectId, iv, METADATA)).toBeNull();
     expect(await snapshot()).toEqual(before);
-    await expectNotYet(await ask("AAAAAAAAAAAAAAAAAAAAAA", iv), 404, "not_found");
+  });
+
+  // Issue 26, item 8: one click by the owner on a crafted page approved a link ahead of any
+  // client, for whoever held the iv to collect later. A decision needs a client asking for that
+  // very (project, iv): a POST within the last minute.
+  it("cannot be approved or denied before a client asks, nor after it stopped asking", async () => {
+    const owner = await approvedClient("Payments");
+    const iv = randomIv();
+    const before = await snapshot();
+    for (const decision of ["approve", "deny"] as const) {
+      const refused = await decide(decision, owner.session, owner.projectId, iv);
+      expect(new URL(refused.headers.get("location") ?? "").searchParams.get("error"), decision).toBe("no_client_waiting");
+    }
+    expect(await snapshot()).toEqual(before);
+    expect(await findLinkApprovalView(config(), owner.userId, owner.projectId, iv, METADATA)).toMatchObject({ asking: false, observed: null, state: "not_asked" });
+
+    await expectNotYet(await ask(owner.projectId, iv), 202, "link_approval_pending");
+    await later(61_000, async () => {
+      const asked = await snapshot();
+      const stale = await decide("approve", owner.session, owner.projectId, iv);
+      expect(new URL(stale.headers.get("location") ?? "").searchParams.get("error")).toBe("no_client_waiting");
+      expect(await snapshot()).toEqual(asked);
+      expect(await findLinkApprovalView(config(), owner.userId, owner.projectId, iv, METADATA)).toMatchObject({ asking: false, observed: null, state: "not_asked" });
+      // The client asks again: the person may decide, and the client collects the link.
+      await expectNotYet(await ask(owner.projectId, iv), 202, "link_approval_pending");
+      expect((await decide("approve", owner.session, owner.projectId, iv)).headers.get("location")).not.toContain("error");
+      expect((await ask(owner.projectId, iv)).status).toBe(200);
+    });
+  });
+
+  it("can be approved after a denial while the client still asks", async () => {
+    const owner = await approvedClient("Payments");
+    const iv = randomIv();
+    await expectNotYet(await ask(owner.projectId, iv), 202, "link_approval_pending");
+    expect((await decide("deny", owner.session, owner.projectId, iv)).headers.get("location")).not.toContain("error");
+    await later(61_000, async () => {
+      // A denied client that goes on asking is recorded as asking.
+      await expectNotYet(await ask(owner.projectId, iv), 403, "link_denied");
+      expect((await decide("approve", owner.session, owner.projectId, iv)).headers.get("location")).not.toContain("error");
+      expect((await ask(owner.projectId, iv)).status).toBe(200);
+    });
+  });
+
+  // The page shows the client asking now as the init page does: its address, flagged when it is not the reported one.
+  it("shows the asking client's address, flagged when it differs from the reported one", async () => {
+    const owner = await approvedClient("Payments");
+    const iv = randomIv();
+    await expectNotYet(await ask(owner.projectId, iv), 202, "link_approval_pending");
+    const reported = Buffer.from(JSON.stringify({ sender_device: "build-box", sender_ip: "192.0.2.1" })).toString("base64");
+    expect((await findLinkApprovalView(config(), owner.userId, owner.projectId, iv, reported))?.observed).toEqual({ address: "198.51.100.7", userAgent: "envsync-cli/1.4.2", addressMismatch: true });
+  });
+
+  // Issue 26, item 8: without credentials, 404 for an unknown project against 202 for a known one told which project ids exist.
+  it("answers an unknown project as a known one that no one has approved, and writes nothing for it", async () => {
+    const owner = await approvedClient("Payments");
+    const known = await ask(owner.projectId, randomIv());
+    const before = await snapshot();
+    const unknown = await ask("AAAAAAAAAAAAAAAAAAAAAA", randomIv());
+    expect(unknown.status).toBe(known.status);
+    expect(await unknown.json()).toEqual(await known.json());
     expect(await snapshot()).toEqual(before);
   });
 
   it("gives the link to exactly one of 50 concurrent claims, and the losers leave no request behind", async () => {
     const owner = await approvedClient("Payments");
     const iv = randomIv();
+    await expectNotYet(await ask(owner.projectId, iv), 202, "link_approval_pending");
     expect((await decide("approve", owner.session, owner.projectId, iv)).status).toBe(303);
     const answers = await Promise.all(Array.from({ length: 50 }, () => ask(owner.projectId, iv)));
     expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);

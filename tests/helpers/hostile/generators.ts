@@ -39,6 +39,10 @@ export const HOSTILE_ATOMS = [
   "%252F",
   "%",
   "%zz",
+  "%E0%A4%A",
+  "%C3%28",
+  "%ED%A0%80",
+  "%FF",
   "\u0000",
   "/",
   "\\",
@@ -77,6 +81,34 @@ export const HOSTILE_ATOMS = [
   "__proto__",
   "constructor",
 ];
+
+/**
+ * Percent-escapes that do not decode as UTF-8, as a path carries them unencoded: cut short, not
+ * hexadecimal, a truncated or overlong sequence, an escaped surrogate, a lone continuation byte.
+ * Next's own path decoding answered them with a plain-text 500 (issue 26, item 5).
+ */
+export const UNDECODABLE_ESCAPES = ["%", "%z", "%zz", "%4", "%E0%A4%A", "%E0%A4", "%C3%28", "%C0%AF", "%ED%A0%80", "%F4%90%80%80", "%80", "%FF", "%FE%FF"];
+
+/** A path segment as sent on the wire (not encoded again): a well-formed one with an undecodable escape before, inside or after it. */
+export function undecodableSegmentArb(known: string[]): fc.Arbitrary<string> {
+  return fc
+    .tuple(fc.oneof(fc.constantFrom(...known), randomIdText(), fc.constant("")), fc.constantFrom(...UNDECODABLE_ESCAPES), fc.nat())
+    .map(([value, escape, at]) => {
+      const index = at % (value.length + 1);
+      const inserted = value.slice(0, index) + escape + value.slice(index);
+      // A cut-short escape followed by hex digits may become a valid one ("%4" + "1…"): at the end it never does.
+      return decodes(inserted) ? value + escape : inserted;
+    });
+}
+
+function decodes(segment: string): boolean {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** Any UTF-16 code units, lone surrogates included (what JSON's "\\ud800" escapes decode to). */
 export const utf16Text = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)), maxLength });

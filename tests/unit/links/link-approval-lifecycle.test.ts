@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { linkApprovalState, waitingNeedsRefresh } from "@/lib/links/link-approval-lifecycle";
+import { askNeedsRecording, clientIsAsking, linkApprovalState } from "@/lib/links/link-approval-lifecycle";
 
 const NOW = Date.UTC(2026, 10, 23, 12);
 const at = (offsetMs: number) => new Date(NOW + offsetMs);
@@ -17,19 +17,29 @@ describe("linkApprovalState", () => {
   });
 });
 
-// A client that keeps asking must never be swept, however short LEGACY_LINK_APPROVAL_SECONDS;
-// with a long lifetime a waiting request is written at most once a minute.
-describe("waitingNeedsRefresh", () => {
-  it("with a 5-minute lifetime, refreshes only after a minute", () => {
+// A client that keeps asking must never be swept, however short LEGACY_LINK_APPROVAL_SECONDS,
+// and must always be seen asking (a POST within the last minute); with a long lifetime its
+// request is written at most every 30 s.
+describe("askNeedsRecording", () => {
+  it("records a first ask, then with a 5-minute lifetime at most every 30 s", () => {
     const lifetime = 300_000;
-    expect(waitingNeedsRefresh(at(lifetime - 59_000), NOW, lifetime)).toBe(false);
-    expect(waitingNeedsRefresh(at(lifetime - 61_000), NOW, lifetime)).toBe(true);
+    expect(askNeedsRecording(null, NOW, lifetime)).toBe(true);
+    expect(askNeedsRecording(at(-29_000), NOW, lifetime)).toBe(false);
+    expect(askNeedsRecording(at(-30_000), NOW, lifetime)).toBe(true);
   });
 
-  it("with a 10-second lifetime, refreshes once half of it is gone, long before the sweep", () => {
+  it("with a 10-second lifetime, records once half of it is gone, long before the sweep", () => {
     const lifetime = 10_000;
-    expect(waitingNeedsRefresh(at(6_000), NOW, lifetime)).toBe(false);
-    expect(waitingNeedsRefresh(at(4_000), NOW, lifetime)).toBe(true);
-    expect(waitingNeedsRefresh(at(1_000), NOW, lifetime)).toBe(true);
+    expect(askNeedsRecording(at(-4_000), NOW, lifetime)).toBe(false);
+    expect(askNeedsRecording(at(-5_000), NOW, lifetime)).toBe(true);
+  });
+});
+
+// Issue 26, item 8: the person may decide only while a client asks for the (project, iv).
+describe("clientIsAsking", () => {
+  it("is true for an ask within the last minute only", () => {
+    expect(clientIsAsking(null, NOW)).toBe(false);
+    expect(clientIsAsking(at(-59_999), NOW)).toBe(true);
+    expect(clientIsAsking(at(-60_000), NOW)).toBe(false);
   });
 });

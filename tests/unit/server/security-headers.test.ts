@@ -69,6 +69,16 @@ describe("setSecurityHeaders", () => {
     }
   });
 
+  // Issue 26, item 9: the image optimizer's exemption was a prefix; Next answers a longer path with its HTML not-found page.
+  it("exempts the image optimizer's one path only, not every path that begins with it", async () => {
+    for (const target of ["/_next/imagefoo", "/_next/image-x?url=%2Ficon.svg", "/_next/images/a.png", "/_next/image.html"]) {
+      const answer = await get(target);
+      expect(answer.headers["content-security-policy"], target).toMatch(/'nonce-/);
+      expect(answer.seen.policy, target).toBe(answer.headers["content-security-policy"]);
+    }
+    expect((await get("/_next/image")).headers["content-security-policy"]).toBeUndefined();
+  });
+
   it("puts the headers of every answer on each, HSTS only over https, eval only for the development server", async () => {
     for (const target of ["/signin", "/api/live", "/_next/static/chunks/app.js"]) {
       const { headers } = await get(target);

@@ -29,9 +29,12 @@ function WhoIsAsking({ view }: { view: LinkApprovalView }) {
         <dt>Reported address</dt>
         <dd>{reported === "unreadable" ? <span className="muted">not readable</span> : (reported?.senderIp ?? notReported)}</dd>
         <dt>Request came from</dt>
-        <dd>{observed?.address ?? <span className="muted">the client has not asked yet</span>}</dd>
+        <dd>
+          {observed === null ? <span className="muted">no client is asking right now</span> : (observed.address ?? <span className="muted">unknown</span>)}
+          {observed?.addressMismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
+        </dd>
         <dt>Client software</dt>
-        <dd>{observed?.userAgent ?? notReported}</dd>
+        <dd>{observed === null ? <span className="muted">no client is asking right now</span> : (observed.userAgent ?? notReported)}</dd>
         <dt>iv</dt>
         <dd>
           <code title={view.iv}>{view.iv.slice(0, IV_SHOWN)}…</code>
@@ -59,16 +62,17 @@ function ProjectFacts({ view }: { view: LinkApprovalView }) {
 }
 
 const STATE_TEXT: Record<LinkApprovalView["state"], string> = {
-  not_asked: "The client has not asked for this link yet. You can decide now.",
+  not_asked: "No client is asking for this link right now. Start the link in your terminal, then reload this page: you can decide only while the client waits.",
   waiting: "The client is waiting for your decision.",
   approved: "Approved. The client collects the link the next time it asks.",
   denied: "Denied. The client does not get this link.",
-  expired: "Your decision expired before the client collected the link. Decide again.",
+  expired: "Your decision expired before the client collected the link. Decide again while the client asks for it.",
   linked: "Linked. The client has its link; you can revoke it on the project page.",
 };
 
 function Decision({ view, action }: { view: LinkApprovalView; action: (decision: "approve" | "deny") => string }) {
-  if (view.state === "linked") return null;
+  // Nothing to decide unless a client asks now: an approval must reach the client that waits, not whoever holds the iv later.
+  if (view.state === "linked" || !view.asking) return null;
   return (
     <>
       <form method="post" action={action("approve")} className="card stack" aria-labelledby="approve-heading">

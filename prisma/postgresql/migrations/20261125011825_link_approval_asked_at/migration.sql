@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "LinkApproval" ADD COLUMN     "askedAt" TIMESTAMP(3);
+
