@@ -3,6 +3,10 @@
 // ?error=<code>. Domain code throws ApiError by code with the data the
 // client needs (the interval to keep, when to try again); lib/api turns it into an answer.
 // Adding a code is one entry here, plus its test.
+//
+// Two dialects answer from this one catalogue: the service's own (`{error, code}` at the code's
+// status) and OAuth's, on the OAuth endpoints (RFC 6749 §5.2: `{error, error_description}`).
+// In the OAuth dialect a code answers as its `oauth` entry says, else as itself at its own status.
 import { MALFORMED_PATH_MESSAGE } from "../server/malformed-path.mjs";
 
 type ErrorEntry = {
@@ -13,6 +17,8 @@ type ErrorEntry = {
   example: string;
   /** What a page shows for it; a code without one shows the generic line. */
   page?: string;
+  /** In the OAuth dialect: the RFC's `error` it answers as, and the status, where either differs from the code's own. */
+  oauth?: { error?: string; status?: number };
 };
 
 export const ERRORS = {
@@ -27,7 +33,7 @@ export const ERRORS = {
     meaning: "The path has a percent-escape that is not valid UTF-8 (`%E0%A4%A`, `%zz`); answered before any operation runs.",
     example: MALFORMED_PATH_MESSAGE,
   },
-  invalid_json: { status: 400, meaning: "The body is not valid JSON (or not UTF-8).", example: "The request body is not valid JSON." },
+  invalid_json: { status: 400, meaning: "The body is not valid JSON (or not UTF-8).", example: "The request body is not valid JSON.", oauth: { error: "invalid_request" } },
   duplicate_session_cookie: {
     status: 400,
     meaning: "The request carries two session cookies (pages only).",
@@ -121,17 +127,22 @@ export const ERRORS = {
     meaning: "The body is over the size limit.",
     example: "The request body must be at most 16384 bytes.",
     page: "The form was too large.",
+    oauth: { error: "invalid_request" },
   },
   unsupported_media_type: {
     status: 415,
     meaning: "The body is not sent as application/json.",
     example: "Send the body as JSON with Content-Type: application/json.",
     page: "The form could not be read. Try again.",
+    // RFC 6749 §3.2, RFC 8628 §3.1: the OAuth endpoints take application/x-www-form-urlencoded only.
+    oauth: { error: "invalid_request", status: 400 },
   },
   slow_down: {
     status: 429,
     meaning: "Polled faster than `interval` (RFC 8628 §3.5): wait `interval` ms, as `Retry-After` says.",
     example: "Polling too fast: wait 5000 ms between requests.",
+    // RFC 8628 §3.5: a token request's slow_down is a 400 like every other OAuth error.
+    oauth: { status: 400 },
   },
   rate_limited: {
     status: 429,
@@ -150,8 +161,14 @@ export const ERRORS = {
     status: 500,
     meaning: "Our fault; the detail is only in the server's log, under the request id.",
     example: "Something went wrong on our side. Please try again.",
+    oauth: { error: "server_error" },
   },
-  unavailable: { status: 503, meaning: "The database does not answer; `Retry-After` says when to try again.", example: "The database does not answer." },
+  unavailable: {
+    status: 503,
+    meaning: "The database does not answer; `Retry-After` says when to try again.",
+    example: "The database does not answer.",
+    oauth: { error: "temporarily_unavailable" },
+  },
   key_not_ready: {
     status: 503,
     meaning: "The project's key pair is still being generated; try again after `Retry-After`.",
@@ -168,6 +185,28 @@ export const ERRORS = {
     status: 202,
     meaning: "A browser-approved link is not approved yet: ask again later.",
     example: "Waiting for a person to approve this link in the browser, at /projects/{projectId}/link/{iv}. Ask again later.",
+  },
+  // The OAuth endpoints' own codes (RFC 6749 §5.2, RFC 8628 §3.5), answered in the OAuth dialect only.
+  authorization_pending: {
+    status: 400,
+    meaning: "RFC 8628 §3.5: the person has not approved or denied yet; ask again after `interval` seconds.",
+    example: "The person has not approved this request yet.",
+  },
+  access_denied: { status: 400, meaning: "RFC 8628 §3.5: the person denied the request.", example: "The person denied this request." },
+  expired_token: {
+    status: 400,
+    meaning: "RFC 8628 §3.5: the device code expired before the person approved it; start a new device authorization.",
+    example: "The device code has expired. Start again.",
+  },
+  invalid_grant: {
+    status: 400,
+    meaning: "RFC 6749 §5.2: the device code is unknown, already exchanged, or was issued to another client.",
+    example: "The device code is not valid or was already used.",
+  },
+  unsupported_grant_type: {
+    status: 400,
+    meaning: "RFC 6749 §5.2: this server does not take this `grant_type`.",
+    example: "grant_type must be urn:ietf:params:oauth:grant-type:device_code.",
   },
 } as const satisfies Record<string, ErrorEntry>;
 
@@ -208,6 +247,18 @@ export const invalidToken = (message: string) => new ApiError("invalid_token", m
 
 /** The person's decision came too late or twice. */
 export const initNotPending = (message: string) => new ApiError("init_not_pending", message);
+
+/** How `code` answers in the OAuth dialect (RFC 6749 §5.2): its `error` and status. */
+export function oauthError(code: ErrorCode): { error: string; status: number } {
+  const entry: ErrorEntry = ERRORS[code];
+  return { error: entry.oauth?.error ?? code, status: entry.oauth?.status ?? entry.status };
+}
+
+/** RFC 8628 §3.5: the person has not decided yet. */
+export const authorizationPending = () => new ApiError("authorization_pending", ERRORS.authorization_pending.example);
+
+/** RFC 6749 §5.2: the grant cannot be used (unknown, used, or another client's). */
+export const invalidGrant = (message: string) => new ApiError("invalid_grant", message);
 
 /** What a page says for the `?error=<code>` a form post sent it back with; null for no or an unknown code. */
 export function pageMessage(code: string | string[] | undefined): string | null {

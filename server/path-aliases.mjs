@@ -6,7 +6,10 @@
 import { pathOf } from "./request-context.mjs";
 
 /** Each public path, and the path of the route that serves it. */
-const ALIASES = new Map([["/.well-known/jwks.json", "/api/well-known/jwks"]]);
+const ALIASES = new Map([
+  ["/.well-known/jwks.json", "/api/well-known/jwks"],
+  ["/.well-known/oauth-authorization-server", "/api/well-known/oauth-authorization-server"],
+]);
 
 /** The public paths that are aliases (the metrics label a request by the path it was sent to). */
 export const ALIAS_PATHS = [...ALIASES.keys()];

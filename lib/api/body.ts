@@ -71,13 +71,37 @@ export const MAX_FORM_BODY_BYTES = 8 * 1024;
  * sent twice keeps its first value.
  */
 export async function readFormBody(request: Request): Promise<Record<string, string>> {
+  const seen = new Set<string>();
+  const first = (await formPairs(request)).filter(([name]) => !seen.has(name) && seen.add(name));
+  // fromEntries defines own properties, so a field named "__proto__" stays a plain field.
+  return Object.fromEntries(first);
+}
+
+/**
+ * An OAuth request's parameters (RFC 6749 §3.1): one sent without a value is as if omitted, one
+ * sent twice is refused (invalid_request), and the body must be valid UTF-8 (Appendix B).
+ */
+export async function readOAuthFormBody(request: Request): Promise<Record<string, string>> {
+  const fields = new Map<string, string>();
+  for (const [name, value] of await formPairs(request, true)) {
+    if (value === "") continue;
+    if (fields.has(name)) throw new ApiError("invalid_request", `${name} is sent more than once.`, { fields: [{ field: name, message: "is sent more than once" }] });
+    fields.set(name, value);
+  }
+  return Object.fromEntries(fields);
+}
+
+async function formPairs(request: Request, strictUtf8 = false): Promise<[string, string][]> {
   const mediaType = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (mediaType !== "application/x-www-form-urlencoded") {
     throw new ApiError("unsupported_media_type", "Send the form as application/x-www-form-urlencoded.");
   }
   const bytes = await readLimited(request, MAX_FORM_BODY_BYTES);
-  const seen = new Set<string>();
-  const first = [...new URLSearchParams(new TextDecoder().decode(bytes))].filter(([name]) => !seen.has(name) && seen.add(name));
-  // fromEntries defines own properties, so a field named "__proto__" stays a plain field.
-  return Object.fromEntries(first);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: strictUtf8 }).decode(bytes);
+  } catch {
+    throw new ApiError("invalid_request", "The body is not valid UTF-8.");
+  }
+  return [...new URLSearchParams(text)];
 }

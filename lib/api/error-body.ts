@@ -22,3 +22,11 @@ export function errorBodySchema(codes: readonly ErrorCode[], envelope: z.ZodRawS
     ...(codes.includes("slow_down") ? { interval: z.int().positive().optional().meta({ description: "slow_down: the interval to keep, in milliseconds." }) } : {}),
   });
 }
+
+/** An OAuth error answer (RFC 6749 §5.2) whose `error` is one of `errors`. */
+export function oauthErrorBodySchema(errors: readonly string[]) {
+  return z.object({
+    error: z.enum(errors as [string, ...string[]]).meta({ description: "The OAuth error code (RFC 6749 §5.2, RFC 8628 §3.5)." }),
+    error_description: z.string().meta({ description: "What went wrong, for a developer to read." }),
+  });
+}

@@ -14,11 +14,11 @@ type Method = (typeof METHODS)[number];
 type Others<S extends Served> = Exclude<Method, S | (S extends "GET" ? "HEAD" : never)> | "OPTIONS";
 
 /** Handlers for every method but the operation's; each failure carries the fields its contract puts on every failure. */
-export function otherMethods<S extends Served>(op: Pick<Operation, "errorEnvelope"> & { method: S }): Record<Others<S>, RouteHandler> {
+export function otherMethods<S extends Served>(op: Pick<Operation, "errorEnvelope" | "dialect"> & { method: S }): Record<Others<S>, RouteHandler> {
   const allowed = new Set<Method>(op.method === "GET" ? ["GET", "HEAD"] : [op.method]);
   const allow = [...METHODS.filter((method) => allowed.has(method)), "OPTIONS"].join(", ");
   const refuse: RouteHandler = async (request) => {
-    const response = errorResponse(new ApiError("method_not_allowed", `${request.method} is not allowed here; this resource allows ${allow}.`), op.errorEnvelope);
+    const response = errorResponse(new ApiError("method_not_allowed", `${request.method} is not allowed here; this resource allows ${allow}.`), op.errorEnvelope, false, op.dialect);
     response.headers.set("Allow", allow);
     return response;
   };

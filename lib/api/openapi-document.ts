@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ERROR_CODES, ERRORS, type ErrorCode } from "../errors";
+import { ERROR_CODES, ERRORS, oauthError, type ErrorCode } from "../errors";
 import { takesBearer, type Authentication } from "./authenticate";
-import { errorBodySchema } from "./error-body";
+import { errorBodySchema, oauthErrorBodySchema } from "./error-body";
 import { publicPath, type ApiDoc, type HeaderDoc, type Operation } from "./operation";
 import { OPERATIONS } from "./operations";
 
@@ -94,7 +94,33 @@ function errorHeaders(auth: ApiAuth, status: number, codes: ErrorCode[]): JsonOb
   return headers;
 }
 
+/** An OAuth endpoint's error answers (RFC 6749 §5.2), by status: each code as the OAuth dialect answers it. */
+function oauthErrorResponses(operation: ApiOperation): Record<string, JsonObject> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of operation.errors) byStatus.set(oauthError(code).status, [...(byStatus.get(oauthError(code).status) ?? []), code]);
+  const responses: Record<string, JsonObject> = {};
+  for (const [status, codes] of byStatus) {
+    const headers: JsonObject = { "Cache-Control": header({ description: "`no-store` (RFC 6749 §5.1).", schema: { type: "string" }, example: "no-store" }) };
+    if (status === 429 || status === 503) {
+      headers["Retry-After"] = header({ description: "Seconds to wait before asking again (RFC 9110 §10.2.3).", schema: { type: "integer" }, example: 5 });
+    }
+    const errors = [...new Set(codes.map((code) => oauthError(code).error))];
+    responses[String(status)] = {
+      description: codes.map((code) => `\`${oauthError(code).error}\`${oauthError(code).error === code ? "" : ` (${code})`}: ${ERRORS[code].meaning}`).join("\n\n"),
+      headers,
+      content: {
+        "application/json": {
+          schema: jsonSchema(oauthErrorBodySchema(errors), "output"),
+          examples: Object.fromEntries(codes.map((code) => [code, { summary: code, value: { error: oauthError(code).error, error_description: ERRORS[code].example } }])),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
 function errorResponses(operation: ApiOperation): Record<string, JsonObject> {
+  if (operation.dialect === "oauth") return oauthErrorResponses(operation);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of operation.errors) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
   const responses: Record<string, JsonObject> = {};
@@ -173,6 +199,9 @@ function buildOperation(operation: ApiOperation, components: Record<string, Json
     ...(typeof body === "object" && "json" in body
       ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(body.json, "input"), example: doc.bodyExample } } } }
       : {}),
+    ...(typeof body === "object" && "form" in body
+      ? { requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: jsonSchema(body.form, "input"), example: doc.bodyExample } } } }
+      : {}),
     responses: { ...successResponses(operation, components), ...errorResponses(operation) },
   };
 }
@@ -202,6 +231,7 @@ function buildDocument(): JsonObject {
     tags: [
       { name: "Init", description: "A client asks a person for access." },
       { name: "Project links", description: "A client with an access token links itself to the project." },
+      { name: "OAuth", description: "The same flow as a standard OAuth 2.0 authorization server: the Device Authorization Grant (RFC 8628) and its metadata (RFC 8414). Errors answer `{error, error_description}` (RFC 6749 §5.2)." },
       { name: "Service", description: "Keys, health and this document." },
     ],
     paths,

@@ -11,6 +11,13 @@ import type { Authentication } from "./authenticate";
 
 export type Method = "GET" | "POST";
 
+/**
+ * How the operation answers errors: the service's own `{error, code}`, or OAuth's
+ * `{error, error_description}` (RFC 6749 §5.2) for the OAuth endpoints, from the one catalogue
+ * (lib/errors.ts). An OAuth form body is read by OAuth's rules (lib/api/body.ts).
+ */
+export type Dialect = "initlink" | "oauth";
+
 /** How the body is read: JSON or an HTML form, each through its schema; or read within the limit and ignored. */
 export type BodyOption<B> = { json: z.ZodType<B> } | { form: z.ZodType<B> } | "ignored";
 
@@ -55,7 +62,7 @@ export type ApiDoc = {
   operationId: string;
   summary: string;
   description: string;
-  tag: "Init" | "Project links" | "Service";
+  tag: "Init" | "Project links" | "OAuth" | "Service";
   paramDescriptions?: Record<string, string>;
   requestHeaders?: Record<string, HeaderDoc & { required?: boolean }>;
   bodyExample?: unknown;
@@ -70,6 +77,8 @@ export type Operation<A extends Authentication = Authentication, P = unknown, B 
   /** Where clients call it, OpenAPI-templated, when not the route's own path (server.mjs's aliases). */
   path?: `/${string}`;
   auth: A;
+  /** The service's own error answers unless "oauth". */
+  dialect?: Dialect;
   /** State-changing forms and fetches of this site's own pages: refuse cross-site requests (CSRF). */
   sameOrigin?: true;
   params?: z.ZodType<P>;

@@ -1,4 +1,5 @@
-import { ERRORS, type ApiError } from "../errors";
+import { ERRORS, oauthError, type ApiError } from "../errors";
+import type { Dialect } from "./operation";
 
 // Answers of the API are never cached: they carry state that changes and, later, secrets.
 const API_HEADERS = { "Cache-Control": "no-store" };
@@ -17,7 +18,8 @@ export function textResponse(body: string, contentType: string): Response {
  * `bearerChallenge`: the route takes `Authorization: Bearer`, so its 401 says so (RFC 6750 §3);
  * a route signed in by the session cookie has no scheme to name and names none.
  */
-export function errorResponse(error: ApiError, envelope: Record<string, unknown> = {}, bearerChallenge = false): Response {
+export function errorResponse(error: ApiError, envelope: Record<string, unknown> = {}, bearerChallenge = false, dialect: Dialect = "initlink"): Response {
+  if (dialect === "oauth") return oauthErrorResponse(error);
   const { fields, interval, retryInSeconds } = error.data;
   const { status } = ERRORS[error.code];
   const headers: Record<string, string> = {};
@@ -37,6 +39,17 @@ export function errorResponse(error: ApiError, envelope: Record<string, unknown>
     },
     headers,
   );
+}
+
+/**
+ * RFC 6749 §5.2: `{error, error_description}`, never cached (§5.1). Retry-After only where
+ * HTTP gives it a meaning (429, 503): a slow_down's new interval is the client's to keep (RFC 8628 §3.5).
+ */
+function oauthErrorResponse(error: ApiError): Response {
+  const { error: code, status } = oauthError(error.code);
+  const retry = error.data.retryInSeconds;
+  const headers: Record<string, string> = retry !== undefined && (status === 429 || status === 503) ? { "Retry-After": String(retry) } : {};
+  return jsonResponse(status, { error: code, error_description: error.message }, headers);
 }
 
 /** 303 See Other to a path of this service, built on APP_URL (never on the request's Host). */

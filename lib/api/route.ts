@@ -4,10 +4,10 @@ import { config, type Config } from "../config";
 import { ApiError, ERRORS, secondsToWait } from "../errors";
 import type { RequestOrigin } from "../request-origin";
 import { authenticate, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
-import { discardBody, readFormBody, readJsonBody } from "./body";
+import { discardBody, readFormBody, readJsonBody, readOAuthFormBody } from "./body";
 import { requestOrigin } from "./client-address";
 import { eventStream, type EventSource } from "./event-stream";
-import type { Answer, BodyOption, JsonAnswer, Operation, StreamAnswer, TextAnswer } from "./operation";
+import type { Answer, BodyOption, Dialect, JsonAnswer, Operation, StreamAnswer, TextAnswer } from "./operation";
 import { preferredWait } from "./prefer";
 import { errorResponse, eventStreamResponse, jsonResponse, noContentResponse, redirectResponse, textResponse } from "./response";
 import { assertSameOrigin } from "./same-origin";
@@ -52,14 +52,14 @@ type OperationInput<A extends Authentication, P, B> = {
 };
 
 /** Reads the body; a form's raw fields go to `received` before they are parsed. */
-async function readBody<B>(request: Request, option: BodyOption<B> | undefined, received: (fields: Record<string, string>) => void): Promise<B | undefined> {
+async function readBody<B>(request: Request, option: BodyOption<B> | undefined, dialect: Dialect, received: (fields: Record<string, string>) => void): Promise<B | undefined> {
   if (option === undefined) return undefined;
   if (option === "ignored") {
     await discardBody(request);
     return undefined;
   }
   if ("json" in option) return parseInput(option.json, await readJsonBody(request));
-  const fields = await readFormBody(request);
+  const fields = dialect === "oauth" ? await readOAuthFormBody(request) : await readFormBody(request);
   received(fields);
   return parseInput(option.form, fields);
 }
@@ -95,7 +95,7 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
       if (op.sameOrigin) assertSameOrigin(cfg, headers);
       const auth = await authenticate(op.auth, cfg, headers, raw);
       if (!parsed.success) throw invalidRequest(parsed.error);
-      const body = (await readBody(request, op.body, (fields) => (formFields = fields))) as B;
+      const body = (await readBody(request, op.body, op.dialect ?? "initlink", (fields) => (formFields = fields))) as B;
       const result = await handler({
         cfg,
         auth,
@@ -143,7 +143,7 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
     } catch (error) {
       if (!(error instanceof ApiError)) logUnexpectedError(request, error);
       const known = error instanceof ApiError ? error : new ApiError("internal_error", ERRORS.internal_error.example);
-      if (!("redirect" in answer)) return errorResponse(known, op.errorEnvelope, takesBearer(op.auth));
+      if (!("redirect" in answer)) return errorResponse(known, op.errorEnvelope, takesBearer(op.auth), op.dialect);
       const target = new URL(params === undefined ? "/" : answer.back(params, query()), cfg.appUrl);
       target.searchParams.set("error", known.code);
       const kept = answer.keep && formFields ? answer.keep(cfg, formFields, known) : undefined;

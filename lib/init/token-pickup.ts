@@ -6,7 +6,9 @@ import { consumeRateLimit, giveBack, type TakenUnit } from "../limits/rate-limit
 import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
 import { secretMatchesHash } from "../secrets";
-import { deleteAccessToken, issueProjectAccessToken } from "../access-tokens/issue-access-token";
+import { deleteAccessToken, issueProjectAccessToken, type IssuedAccessToken } from "../access-tokens/issue-access-token";
+
+type IssuedProjectToken = IssuedAccessToken & { expiresAt: Date };
 
 // The token pickup: once an init is done, the client that presents the init's secret
 // (`Authorization: Bearer <secret>`, RFC 6750 §2.1) gets the project, the approver and, exactly
@@ -38,11 +40,28 @@ export async function returnPickup(unit: TakenUnit): Promise<void> {
   await giveBack(unit);
 }
 
+/** A done init's approval: the project and the account that approved it. */
+export type Approval = { initId: string; sender: string; senderDevice: string | null; projectId: string; approvedById: string };
+
 /**
- * The extras of a done init for its secret's holder, whose request is `origin`. The
- * token row is made first and then claimed with a conditional update, which the approver's
- * activity records; a request that loses the claim deletes its token unseen.
+ * Issues the approval's access token and claims it for this request (`origin`), once: the token
+ * row is made first and then claimed with a conditional update, which the approver's activity
+ * records; a request that loses the claim deletes its token unseen and gets null.
  */
+export async function claimAccessToken(cfg: Config, approval: Approval, origin: RequestOrigin): Promise<IssuedProjectToken | null> {
+  const prisma = await db();
+  const name = approval.senderDevice ? `${approval.sender} on ${approval.senderDevice}` : approval.sender;
+  const issued = await issueProjectAccessToken(cfg, approval.approvedById, approval.projectId, name);
+  const [claimed] = await inOneTransaction(
+    prisma.init.updateMany({ where: { id: approval.initId, accessTokenId: null }, data: { accessTokenId: issued.id } }),
+    tokenCollectedRecord(prisma, approval.initId, issued.id, origin),
+  );
+  if (claimed.count === 1) return issued;
+  await deleteAccessToken(issued.id);
+  return null;
+}
+
+/** The extras of a done init for its secret's holder, whose request is `origin`. */
 export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean, origin: RequestOrigin): Promise<PickupExtras> {
   const prisma = await db();
   const init = await prisma.init.findUniqueOrThrow({
@@ -52,15 +71,8 @@ export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: b
   if (init.project === null || init.approvedBy === null) return {};
   const extras: PickupExtras = { project: init.project, approved_by: { email: init.approvedBy.email } };
   if (alreadyIssued) return extras;
-  const name = init.senderDevice ? `${init.sender} on ${init.senderDevice}` : init.sender;
-  const issued = await issueProjectAccessToken(cfg, init.approvedBy.id, init.project.id, name);
-  const [claimed] = await inOneTransaction(
-    prisma.init.updateMany({ where: { id: initId, accessTokenId: null }, data: { accessTokenId: issued.id } }),
-    tokenCollectedRecord(prisma, initId, issued.id, origin),
-  );
-  if (claimed.count !== 1) {
-    await deleteAccessToken(issued.id);
-    return extras;
-  }
+  const approval = { initId, sender: init.sender, senderDevice: init.senderDevice, projectId: init.project.id, approvedById: init.approvedBy.id };
+  const issued = await claimAccessToken(cfg, approval, origin);
+  if (issued === null) return extras;
   return { ...extras, access_token: issued.token, access_token_expires_at: issued.expiresAt.getTime() };
 }

@@ -5,6 +5,8 @@ import { createInitOperation } from "./create-init";
 import { createProjectLinkOperation } from "./create-project-link";
 import { approveLinkOperation, denyLinkOperation } from "./decide-link-approval";
 import { denyInitOperation } from "./deny-init";
+import { deviceAuthorizationOperation } from "./device-authorization";
+import { getAuthorizationServerMetadataOperation } from "./get-authorization-server-metadata";
 import { getHealthOperation } from "./get-health";
 import { getInitStatusOperation } from "./get-init-status";
 import { getJwksOperation } from "./get-jwks";
@@ -17,6 +19,7 @@ import { revokeLinkOperation } from "./revoke-link";
 import { signInOperation, signUpOperation } from "./sign-in-and-sign-up";
 import { signOutOperation } from "./sign-out";
 import { streamInitEventsOperation } from "./stream-init-events";
+import { tokenOperation } from "./token";
 import { unknownApiPathOperation } from "./unknown-api-path";
 
 // Every operation the service serves, in the order the reference lists the API's. Its route
@@ -27,6 +30,9 @@ export const OPERATIONS: readonly Operation[] = [
   streamInitEventsOperation,
   createProjectLinkOperation,
   getLinkedProjectOperation,
+  getAuthorizationServerMetadataOperation,
+  deviceAuthorizationOperation,
+  tokenOperation,
   getJwksOperation,
   getHealthOperation,
   getLiveOperation,

@@ -15,6 +15,7 @@ import { createInit, createInitJson, createdInit, getInitStatus } from "../../he
 import { approve, newAccount } from "../../helpers/forms";
 import { dispatch } from "../../helpers/in-process";
 import { approvedClient, createLink, getProject, linked, randomIv, withToken } from "../../helpers/links";
+import { approvedDevice, deniedDevice, deviceAuthorized, exchange, postDeviceAuthorization, postToken } from "../../helpers/oauth";
 
 // The OpenAPI document (GET /api/openapi.json) against the real answers: each route's success
 // and main error answers, made through the real handlers and database, must validate against
@@ -182,5 +183,20 @@ describe("real answers validate against the document", () => {
     await expectDocumented("get", "/api/metrics", await scrape("127.0.0.1"));
     await expectDocumented("get", "/api/metrics", await scrape("192.0.2.10"));
     await expectDocumented("get", "/api/{path}", await unknownApiPath(new Request("https://initlink.test/api/nothing-here"), { params: Promise.resolve({ path: ["nothing-here"] }) }));
+  });
+
+  it("the OAuth endpoints: metadata, device authorization, and the token endpoint's answer and each of its errors", async () => {
+    await expectDocumented("get", "/.well-known/oauth-authorization-server", await dispatch("GET", "/.well-known/oauth-authorization-server"));
+    await expectDocumented("post", "/api/oauth/device_authorization", await postDeviceAuthorization({ client_id: "@acme/cli" }));
+    await expectDocumented("post", "/api/oauth/device_authorization", await postDeviceAuthorization({}));
+    await expectDocumented("post", "/api/oauth/token", await postToken({ grant_type: "password" }));
+    await expectDocumented("post", "/api/oauth/token", await postToken({ grant_type: "urn:ietf:params:oauth:grant-type:device_code" }));
+    const pending = await deviceAuthorized();
+    await expectDocumented("post", "/api/oauth/token", await exchange(pending.device_code));
+    await expectDocumented("post", "/api/oauth/token", await exchange(pending.device_code));
+    await expectDocumented("post", "/api/oauth/token", await exchange((await deniedDevice()).device_code));
+    const approved = await approvedDevice();
+    await expectDocumented("post", "/api/oauth/token", await exchange(approved.device_code));
+    await expectDocumented("post", "/api/oauth/token", await exchange(approved.device_code));
   });
 });

@@ -3,6 +3,7 @@ import { describe, it } from "vitest";
 import { GET as healthRoute } from "@/app/api/health/route";
 import { GET as liveRoute } from "@/app/api/live/route";
 import { GET as jwksRoute } from "@/app/api/well-known/jwks/route";
+import { GET as oauthMetadataRoute } from "@/app/api/well-known/oauth-authorization-server/route";
 import {
   assertHostile,
   authorizationArb,
@@ -20,7 +21,7 @@ import {
 } from "../../helpers/hostile";
 
 // Hostile input, property-based (issue 5): generated headers and query strings thrown at the
-// routes that take no input: the JWKS, readiness and liveness. Seed, number of runs and the
+// routes that take no input: the JWKS, the OAuth metadata, readiness and liveness. Seed, number of runs and the
 // documented answers: tests/helpers/hostile.ts.
 
 const input = fc.record({
@@ -37,6 +38,7 @@ type Get = (request: Request, context: { params: Promise<Record<string, never>> 
 
 const routes: [RouteName, string, Get][] = [
   ["GET /.well-known/jwks.json", "/.well-known/jwks.json", jwksRoute],
+  ["GET /.well-known/oauth-authorization-server", "/.well-known/oauth-authorization-server", oauthMetadataRoute],
   ["GET /api/health", "/api/health", healthRoute],
   ["GET /api/live", "/api/live", liveRoute],
 ];

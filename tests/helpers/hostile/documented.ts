@@ -1,4 +1,4 @@
-import { ERRORS, type ErrorCode } from "@/lib/errors";
+import { ERRORS, oauthError, type ErrorCode } from "@/lib/errors";
 import { publicPath, type Method, type Operation } from "@/lib/api/operation";
 import { OPERATIONS } from "@/lib/api/operations";
 
@@ -24,15 +24,18 @@ export function operationNamed(route: RouteName): Operation {
   return found;
 }
 
-/** Each status `route` may answer, with the codes it may carry (none for a success). */
-export function documentedAnswers(route: RouteName): Record<number, readonly ErrorCode[]> {
+/** The route answers errors in OAuth's dialect (`{error, error_description}`, RFC 6749 §5.2). */
+export const speaksOAuth = (route: RouteName) => operationNamed(route).dialect === "oauth";
+
+/** Each status `route` may answer, with the codes it may carry as they appear on the wire (none for a success). */
+export function documentedAnswers(route: RouteName): Record<number, readonly string[]> {
   const operation = operationNamed(route);
-  const answers: Record<number, ErrorCode[]> = {};
+  const answers: Record<number, string[]> = {};
   if ("status" in operation.answer) answers[operation.answer.status] = [];
   for (const answer of operation.doc?.answers ?? []) answers[answer.status] = [];
   for (const code of operation.errors) {
-    const { status } = ERRORS[code];
-    if (status < 500) answers[status] = [...(answers[status] ?? []), code];
+    const { status, error } = operation.dialect === "oauth" ? oauthError(code) : { status: ERRORS[code].status, error: code as ErrorCode };
+    if (status < 500) answers[status] = [...(answers[status] ?? []), error];
   }
   return answers;
 }

@@ -1,0 +1,32 @@
+import { DEVICE_CODE_GRANT, tokenAnswerSchema, tokenBodySchema } from "../../oauth/schemas";
+import { operation } from "../operation";
+
+// POST /api/oauth/token — RFC 6749 §3.2's token endpoint: the device-code grant (RFC 8628 §3.4)
+export const tokenOperation = operation({
+  method: "POST",
+  route: "/api/oauth/token",
+  auth: "none",
+  dialect: "oauth",
+  body: { form: tokenBodySchema },
+  answer: { status: 200 },
+  errors: [
+    "invalid_request",
+    "unsupported_media_type",
+    "payload_too_large",
+    "unsupported_grant_type",
+    "invalid_grant",
+    "authorization_pending",
+    "slow_down",
+    "access_denied",
+    "expired_token",
+    "internal_error",
+  ],
+  doc: {
+    operationId: "token",
+    summary: "Token endpoint (RFC 6749, RFC 8628)",
+    description: `With \`grant_type=${DEVICE_CODE_GRANT}\`, \`device_code\` and \`client_id\`: \`authorization_pending\` until the person decides (poll every \`interval\` seconds; each \`slow_down\` adds 5 s to it), then, once, the access token for the project the person chose; \`access_denied\` or \`expired_token\` end it, and a code already exchanged is \`invalid_grant\`.`,
+    tag: "OAuth",
+    bodyExample: { grant_type: DEVICE_CODE_GRANT, device_code: "ilsec_AudKZwucI6wsqZhncOHqAlRHpNFbChlRx9Cx4zXg4jE", client_id: "@acme/cli" },
+    answers: [{ status: 200, description: "The access token (RFC 6749 §5.1), with the project as additional parameters.", json: { name: "TokenAnswer", schema: tokenAnswerSchema } }],
+  },
+});

@@ -1,0 +1,88 @@
+import type { Config } from "../config";
+import { db } from "../database/db";
+import { directSql, timestampMs } from "../database/direct-sql";
+import { ApiError, authorizationPending, invalidGrant, slowDown } from "../errors";
+import { INIT_SECRET_PREFIX } from "../init/create-init";
+import { effectiveStatus } from "../init/init-lifecycle";
+import { admitPoll } from "../init/poll-interval";
+import { claimAccessToken } from "../init/token-pickup";
+import { projectUrl } from "../projects/projects";
+import type { RequestOrigin } from "../request-origin";
+import { hashSecret } from "../secrets";
+import { DEVICE_CODE_GRANT, type TokenAnswer, type TokenBody } from "./schemas";
+
+// The token endpoint (RFC 6749 §3.2) and its device-code grant (RFC 8628 §3.4–3.5). The device
+// code is the init's secret: the grant reads the init by its hash, keeps the init's poll clock
+// (the secret holder's, shared with the status resource), and on approval claims the init's
+// one access token, as the status resource's pickup does. Every refusal is an OAuth error and
+// writes nothing, except slow_down's longer interval, which §3.5 makes the client keep.
+
+/** RFC 8628 §3.5: each slow_down adds 5 seconds to the interval the client must keep. */
+export const SLOW_DOWN_STEP_MS = 5000;
+/** The interval stops growing here: a client past it is slow enough. */
+export const MAX_INTERVAL_MS = 60_000;
+
+type GrantRow = { id: string; status: string; intervalMs: number; expiresAt: Date; sender: string; senderDevice: string | null; projectId: string | null; approvedById: string | null; accessTokenId: string | null };
+type StoredGrantRow = Omit<GrantRow, "intervalMs" | "expiresAt"> & { intervalMs: number | string; expiresAt: string };
+
+// Read on every poll, so on the driver itself (lib/database/direct-sql.ts).
+const GRANT_ROW = `SELECT "id", "status", "intervalMs", "expiresAt", "sender", "senderDevice", "projectId", "approvedById", "accessTokenId" FROM "Init" WHERE "secretHash" = ?`;
+
+async function readGrant(deviceCode: string): Promise<GrantRow | null> {
+  if (!deviceCode.startsWith(INIT_SECRET_PREFIX)) return null;
+  const sql = await directSql();
+  const row = await sql.one<StoredGrantRow>(GRANT_ROW, [hashSecret(deviceCode)]);
+  if (row === undefined) return null;
+  return { ...row, intervalMs: Number(row.intervalMs), expiresAt: new Date(timestampMs(row.expiresAt)) };
+}
+
+const missing = (name: string) => new ApiError("invalid_request", `${name} is required.`, { fields: [{ field: name, message: "is required" }] });
+
+/** A token request: the grant its grant_type names, or unsupported_grant_type. */
+export async function requestToken(cfg: Config, body: TokenBody, origin: () => RequestOrigin): Promise<TokenAnswer> {
+  if (body.grant_type !== DEVICE_CODE_GRANT) throw new ApiError("unsupported_grant_type", `grant_type must be ${DEVICE_CODE_GRANT}.`);
+  // RFC 8628 §3.4: device_code, and client_id from a client that does not authenticate.
+  if (body.device_code === undefined) throw missing("device_code");
+  if (body.client_id === undefined) throw missing("client_id");
+  return exchangeDeviceCode(cfg, body.device_code, body.client_id, origin);
+}
+
+async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: string, origin: () => RequestOrigin): Promise<TokenAnswer> {
+  const grant = await readGrant(deviceCode);
+  // RFC 6749 §5.2: unknown, or issued to another client.
+  if (grant === null || grant.sender !== clientId) throw invalidGrant("The device code is not valid for this client.");
+  const now = Date.now();
+  const status = effectiveStatus(grant.status, grant.expiresAt, now);
+  if (status === "expired") throw new ApiError("expired_token", "The device code has expired. Start again.");
+  if (status === "denied") throw new ApiError("access_denied", "The person denied this request.");
+  if (status === "pending") {
+    await admitDevicePoll(grant, now);
+    throw authorizationPending();
+  }
+  if (grant.accessTokenId !== null || grant.projectId === null || grant.approvedById === null) throw invalidGrant("The device code was already exchanged.");
+  const approval = { initId: grant.id, sender: grant.sender, senderDevice: grant.senderDevice, projectId: grant.projectId, approvedById: grant.approvedById };
+  const issued = await claimAccessToken(cfg, approval, origin());
+  // RFC 6749 §4.1.2's rule for codes, kept for device codes: exchanged exactly once.
+  if (issued === null) throw invalidGrant("The device code was already exchanged.");
+  return {
+    access_token: issued.token,
+    token_type: "Bearer",
+    expires_in: Math.max(1, Math.floor((issued.expiresAt.getTime() - Date.now()) / 1000)),
+    project_id: grant.projectId,
+    project_url: projectUrl(cfg, grant.projectId),
+  };
+}
+
+/** RFC 8628 §3.5: a pending poll sooner than the interval is slow_down, and the interval grows by 5 s. */
+async function admitDevicePoll(grant: GrantRow, now: number): Promise<void> {
+  try {
+    await admitPoll(grant.id, "secret_holder", grant.intervalMs, now);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "slow_down") throw error;
+    // Each slow_down adds its 5 s, as the client adds them, concurrent ones included.
+    const prisma = await db();
+    await prisma.init.updateMany({ where: { id: grant.id, status: "pending", intervalMs: { lte: MAX_INTERVAL_MS - SLOW_DOWN_STEP_MS } }, data: { intervalMs: { increment: SLOW_DOWN_STEP_MS } } });
+    const longer = Math.min(grant.intervalMs + SLOW_DOWN_STEP_MS, MAX_INTERVAL_MS);
+    throw slowDown(longer, longer);
+  }
+}

@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { SENDER_MAX } from "../field-lengths";
+import { requiredText } from "../text";
+
+// Request and answer schemas of the OAuth endpoints (docs/oauth.md). Requests are form fields
+// (RFC 6749 §3.2, RFC 8628 §3.1), read by OAuth's rules (lib/api/body.ts); answers are JSON.
+
+/** RFC 8628 §3.4's grant type. */
+export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
+// The client_id is what the init page shows as the application, as Create Init's sender.
+const clientId = requiredText(SENDER_MAX);
+
+const form = <S extends z.ZodRawShape>(shape: S) => z.object(shape, { error: "The body must be form fields." });
+
+/** RFC 8628 §3.1. */
+export const deviceAuthorizationBodySchema = form({
+  client_id: clientId,
+  // Scopes are not used: the person chooses the project, and the token reaches that project.
+  scope: z.string().max(1000).optional(),
+});
+
+export type DeviceAuthorizationBody = z.infer<typeof deviceAuthorizationBodySchema>;
+
+/**
+ * RFC 6749 §4.1.3 / RFC 8628 §3.4: `grant_type` decides which other parameters are needed, so
+ * each is optional here and the grant checks its own (an unknown grant type is
+ * unsupported_grant_type, not invalid_request).
+ */
+export const tokenBodySchema = form({
+  grant_type: z.string({ error: "is required" }).max(200),
+  device_code: z.string().max(200).optional(),
+  client_id: z.string().max(SENDER_MAX * 4).optional(),
+});
+
+export type TokenBody = z.infer<typeof tokenBodySchema>;
+
+const seconds = (description: string) => z.int().positive().meta({ description: `${description}, in seconds` });
+
+export const deviceAuthorizationAnswerSchema = z
+  .object({
+    device_code: z.string().meta({ description: "Secret: the client sends it to the token endpoint. The same as Create Init's `secret`." }),
+    user_code: z.string().meta({ description: "The code the client shows the person (RFC 8628 §6.1 alphabet), for them to type." }),
+    verification_uri: z.url().meta({ description: "Where the person types the code." }),
+    verification_uri_complete: z.url().meta({ description: "The request's own page (the init page): the person still types the code there." }),
+    expires_in: seconds("How long the device code may be exchanged"),
+    interval: seconds("The least time between two token requests"),
+  })
+  .meta({
+    examples: [
+      {
+        device_code: "ilsec_AudKZwucI6wsqZhncOHqAlRHpNFbChlRx9Cx4zXg4jE",
+        user_code: "XWLL-VHQG",
+        verification_uri: "https://initlink.example/device",
+        verification_uri_complete: "https://initlink.example/init/f0hzLD1VaTUHWk7oIoQhpg",
+        expires_in: 900,
+        interval: 5,
+      },
+    ],
+  });
+
+export type DeviceAuthorizationAnswer = z.infer<typeof deviceAuthorizationAnswerSchema>;
+
+export const tokenAnswerSchema = z
+  .object({
+    access_token: z.string().startsWith("ilat_").meta({ description: "The access token for the approved project (Create Project Link)." }),
+    token_type: z.literal("Bearer"),
+    expires_in: seconds("How long the access token lives"),
+    project_id: z.string().meta({ description: "The project the person chose (an additional parameter, RFC 6749 §5.1)." }),
+    project_url: z.url().meta({ description: "The project's page." }),
+  })
+  .meta({
+    examples: [
+      {
+        access_token: "ilat_AudKZwucI6wsqZhncOHqAlRHpNFbChlRx9Cx4zXg4jE",
+        token_type: "Bearer",
+        expires_in: 7776000,
+        project_id: "f0hzLD1VaTUHWk7oIoQhpg",
+        project_url: "https://initlink.example/projects/f0hzLD1VaTUHWk7oIoQhpg",
+      },
+    ],
+  });
+
+export type TokenAnswer = z.infer<typeof tokenAnswerSchema>;
+
+export const authorizationServerMetadataSchema = z
+  .object({
+    issuer: z.url().meta({ description: "`APP_URL`, exactly: clients compare it with the address they discovered it at." }),
+    device_authorization_endpoint: z.url(),
+    token_endpoint: z.url(),
+    jwks_uri: z.url(),
+    grant_types_supported: z.array(z.string()),
+    response_types_supported: z.array(z.string()).meta({ description: "Empty: there is no authorization endpoint, only the device flow." }),
+    token_endpoint_auth_methods_supported: z.array(z.literal("none")).meta({ description: "Public clients: `client_id` only." }),
+    service_documentation: z.url(),
+  })
+  .meta({ description: "RFC 8414 §2." });
+
+export type AuthorizationServerMetadata = z.infer<typeof authorizationServerMetadataSchema>;

@@ -1,0 +1,97 @@
+import { expect, test } from "@playwright/test";
+import * as client from "openid-client";
+import { MAIN_URL, SHORT_URL } from "../../playwright.config";
+import { approveTypingTheCode, denyAsNewPerson } from "./client-flow";
+
+// An unmodified, widely used OAuth client library (openid-client) logs in to the production
+// build with the Device Authorization Grant (RFC 8628), discovering the server from its
+// metadata (RFC 8414), while a person approves in Chromium. Its own fetch hook only records
+// the token endpoint's answers (and, once, asks twice at once to earn a slow_down).
+
+const CLIENT_ID = "@acme/oauth-cli";
+
+type Recorded = { status: number; error?: string };
+
+/** The server's configuration as the library discovers it; `answers` collects the token endpoint's. */
+async function discover(server: string, answers: Recorded[] = [], doubleFirstPoll = false) {
+  const config = await client.discovery(new URL(server), CLIENT_ID, undefined, client.None(), { algorithm: "oauth2", execute: [client.allowInsecureRequests] });
+  let doubled = !doubleFirstPoll;
+  config[client.customFetch] = async (url, options) => {
+    const isToken = url === `${server}/api/oauth/token`;
+    // The library sends its requests' bodies as form parameters or text; nothing else is sent here.
+    const body = options.body instanceof URLSearchParams || typeof options.body === "string" ? options.body : undefined;
+    const send = () => fetch(url, { method: options.method, headers: options.headers, body, redirect: options.redirect, signal: options.signal });
+    if (isToken && !doubled) {
+      doubled = true;
+      answers.push(await record(await send()));
+    }
+    const response = await send();
+    if (isToken) answers.push(await record(response.clone()));
+    return response;
+  };
+  return config;
+}
+
+async function record(response: Response): Promise<Recorded> {
+  const body = (await response.json()) as { error?: string };
+  return { status: response.status, ...(body.error === undefined ? {} : { error: body.error }) };
+}
+
+test("discovery, device authorization, pending and slow_down, a person approves, the token links the client, once", async ({ page, request }) => {
+  const answers: Recorded[] = [];
+  const config = await discover(MAIN_URL, answers, true);
+  expect(config.serverMetadata()).toMatchObject({ issuer: MAIN_URL, token_endpoint: `${MAIN_URL}/api/oauth/token`, jwks_uri: `${MAIN_URL}/.well-known/jwks.json` });
+
+  const device = await client.initiateDeviceAuthorization(config, {});
+  expect(device).toMatchObject({ user_code: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}$/), verification_uri: `${MAIN_URL}/device`, expires_in: 900, interval: 5 });
+
+  const polling = client.pollDeviceAuthorizationGrant(config, device);
+  // The first poll was sent twice at once: the second one earned a slow_down, which the library obeys.
+  await expect.poll(() => answers.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+  expect(answers.slice(0, 2)).toEqual([
+    { status: 400, error: "authorization_pending" },
+    { status: 400, error: "slow_down" },
+  ]);
+  await approveTypingTheCode(page, { redirect_url: device.verification_uri_complete ?? "", user_code: device.user_code }, "OAuth journey");
+  const tokens = await polling;
+  expect(tokens).toMatchObject({ token_type: "bearer", access_token: expect.stringMatching(/^ilat_/), project_url: expect.stringContaining(`${MAIN_URL}/projects/`) });
+  expect(answers.at(-1)).toEqual({ status: 200 });
+  expect(answers.filter((answer) => answer.error === "slow_down")).toHaveLength(1);
+
+  const projectId = String(tokens.project_id);
+  const link = await request.post(`${MAIN_URL}/api/projects/${projectId}/link/${"ab".repeat(16)}`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+  expect(link.status()).toBe(200);
+  expect(await link.json()).toMatchObject({ success: true, bearer: expect.stringMatching(/^Bearer /) });
+
+  // The device code is exchanged once.
+  const again = await request.post(`${MAIN_URL}/api/oauth/token`, { form: { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: device.device_code, client_id: CLIENT_ID } });
+  expect(again.status()).toBe(400);
+  expect(await again.json()).toMatchObject({ error: "invalid_grant" });
+});
+
+test("a denial ends the library's polling with access_denied", async ({ page }) => {
+  const config = await discover(MAIN_URL);
+  const device = await client.initiateDeviceAuthorization(config, {});
+  const polling = client.pollDeviceAuthorizationGrant(config, device).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  await denyAsNewPerson(page, { redirect_url: device.verification_uri_complete ?? "", user_code: device.user_code });
+  const error = await polling;
+  expect(error).toBeInstanceOf(client.ResponseBodyError);
+  expect(error).toMatchObject({ error: "access_denied", status: 400 });
+});
+
+test("an unapproved device code ends the library's polling with expired_token", async () => {
+  // The short server: a 10 s lifetime, a 1 s interval.
+  const config = await discover(SHORT_URL);
+  const device = await client.initiateDeviceAuthorization(config, {});
+  expect(device).toMatchObject({ expires_in: 10, interval: 1 });
+  // The library would stop at expires_in on its own clock; the server's answer is what is tested.
+  const error = await client.pollDeviceAuthorizationGrant(config, device, undefined, { signal: AbortSignal.timeout(30_000) }).then(
+    () => null,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(client.ResponseBodyError);
+  expect(error).toMatchObject({ error: "expired_token", status: 400 });
+});
