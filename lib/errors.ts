@@ -78,6 +78,12 @@ export const ERRORS = {
     example: "No init with this id exists.",
     page: "That project, request, token or client does not exist.",
   },
+  unknown_user_code: {
+    status: 404,
+    meaning: "No waiting request has the code typed on /device (pages only); wrong codes are limited per account and address.",
+    example: "No request is waiting for that code.",
+    page: "No request is waiting for that code. Check the code your terminal shows; it works until the request expires.",
+  },
   method_not_allowed: {
     status: 405,
     meaning: "The path exists but not with this method; `Allow` names the methods it takes.",

@@ -39,6 +39,9 @@ export type ProjectChoice = { kind: "new"; name: string } | { kind: "existing"; 
 export type CodeCheck = { confirmed: boolean; entered: string };
 
 /** The approve form of the init page. */
+/** The /device form: the code a client showed, as the person typed it. */
+export const userCodeFormSchema = z.object({ user_code: z.string().min(1).max(USER_CODE_INPUT_MAX) });
+
 export const approveFormSchema = z
   .object({
     project: z.string({ error: "choose a project" }).max(100),

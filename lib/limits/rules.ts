@@ -5,6 +5,11 @@ import type { RateLimit } from "./rate-limit";
 // from the configuration (docs/configuration.md).
 
 const MINUTE_MS = 60_000;
+
+/** Wrong user codes one account may type on /device in 15 minutes: 20^8 codes leave a guess no chance. */
+export const USER_CODE_GUESSES_PER_ACCOUNT = 10;
+/** The same per address (IPv6 /64), for many accounts behind one address. */
+export const USER_CODE_GUESSES_PER_ADDRESS = 30;
 const HOUR_MS = 60 * MINUTE_MS;
 
 export function limitRules(cfg: Config) {
@@ -45,6 +50,13 @@ export function limitRules(cfg: Config) {
      * before the poll clock is asked and given back if it says slow_down. Polls while pending
      * are governed by the interval alone, so a client that keeps time is never refused.
      */
+    /**
+     * User codes typed on /device that match no waiting request (RFC 8628 §5.1: a code typed
+     * at the verification page must not be guessable), per account and per address; a code
+     * that matches gives its units back.
+     */
+    userCodeGuessesPerAccount: { name: "user-code-account", limit: USER_CODE_GUESSES_PER_ACCOUNT, windowMs: 15 * MINUTE_MS },
+    userCodeGuessesPerAddress: { name: "user-code-address", limit: USER_CODE_GUESSES_PER_ADDRESS, windowMs: 15 * MINUTE_MS },
     pickupsPerInit: { name: "pickups-init", limit: limits.pickupsPerInitPerMinute, windowMs: MINUTE_MS },
     /**
      * Projects created by approving an init, per client address and per account: each is a key

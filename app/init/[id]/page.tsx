@@ -84,11 +84,14 @@ function Decision({
   projects,
   codeCheck,
   preferExisting,
+  typedCode,
 }: {
   init: InitView;
   projects: { id: string; name: string }[];
   codeCheck: CodeCheckMode;
   preferExisting: boolean;
+  /** The code the person already typed on /device, if it is this init's. */
+  typedCode: string | undefined;
 }) {
   const defaultName = init.sender.slice(0, PROJECT_NAME_MAX);
   return (
@@ -106,7 +109,7 @@ function Decision({
         ) : (
           <label>
             Code shown in your terminal
-            <input name="user_code" required autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={USER_CODE_INPUT_MAX} placeholder="XXXX-XXXX" />
+            <input name="user_code" required autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={USER_CODE_INPUT_MAX} placeholder="XXXX-XXXX" defaultValue={typedCode} />
           </label>
         )}
         {projects.length === 0 ? (
@@ -232,6 +235,7 @@ export default async function InitPage({
               projects={await listProjects(user.id)}
               codeCheck={codeCheckMode(config().initCodeCheck, init.userCodeShown)}
               preferExisting={typeof query.error === "string" && NEW_PROJECT_REFUSALS.has(query.error)}
+              typedCode={query.user_code === init.userCode ? init.userCode : undefined}
             />
           )}
         </>

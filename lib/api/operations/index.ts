@@ -5,6 +5,7 @@ import { createInitOperation } from "./create-init";
 import { createProjectLinkOperation } from "./create-project-link";
 import { approveLinkOperation, denyLinkOperation } from "./decide-link-approval";
 import { denyInitOperation } from "./deny-init";
+import { enterUserCodeOperation } from "./enter-user-code";
 import { deviceAuthorizationOperation } from "./device-authorization";
 import { getAuthorizationServerMetadataOperation } from "./get-authorization-server-metadata";
 import { getHealthOperation } from "./get-health";
@@ -44,6 +45,7 @@ export const OPERATIONS: readonly Operation[] = [
   signOutOperation,
   approveInitOperation,
   denyInitOperation,
+  enterUserCodeOperation,
   createAccessTokenOperation,
   revokeAccessTokenOperation,
   revokeLinkOperation,
