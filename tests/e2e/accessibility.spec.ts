@@ -114,6 +114,12 @@ test("the home page, signed in", async ({ browser, request }) => {
   await auditEverywhere(browser, `${MAIN_URL}/`, { person: await person(over(request, MAIN_URL), MAIN_URL), shot: "home-signed-in" });
 });
 
+test("the verification page (/device), and its answer to a code no request waits for", async ({ browser, request }) => {
+  const signedIn = await person(over(request, MAIN_URL), MAIN_URL);
+  await auditEverywhere(browser, `${MAIN_URL}/device`, { person: signedIn, shot: "device" });
+  await auditEverywhere(browser, `${MAIN_URL}/device?error=unknown_user_code`, { person: signedIn, shot: "device-unknown-code" });
+});
+
 // The API reference renders in the browser (Swagger UI): each mode waits for its error-code table.
 test("the API reference (/docs): one column with the header, no sideways scrolling at 390 px", async ({ browser }) => {
   for (const mode of MODES) {

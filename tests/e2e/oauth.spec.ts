@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import * as client from "openid-client";
 import { MAIN_URL, SHORT_URL } from "../../playwright.config";
 import { approveTypingTheCode, denyAsNewPerson } from "./client-flow";
+import { newEmail, PASSWORD } from "./flow";
 
 // An unmodified, widely used OAuth client library (openid-client) logs in to the production
 // build with the Device Authorization Grant (RFC 8628), discovering the server from its
@@ -94,4 +95,25 @@ test("an unapproved device code ends the library's polling with expired_token", 
   );
   expect(error).toBeInstanceOf(client.ResponseBodyError);
   expect(error).toMatchObject({ error: "expired_token", status: 400 });
+});
+
+test("the verification page: a person opens verification_uri, signs up, types the code and approves with it filled in", async ({ page }) => {
+  const config = await discover(MAIN_URL);
+  const device = await client.initiateDeviceAuthorization(config, {});
+  const polling = client.pollDeviceAuthorizationGrant(config, device);
+  await page.goto(device.verification_uri);
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await page.getByLabel("Email").fill(newEmail());
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Enter a code" })).toBeVisible();
+  await page.getByLabel("Code shown in your terminal").fill("zzzz-zzzz");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByText("No request is waiting for that code")).toBeVisible();
+  await page.getByLabel("Code shown in your terminal").fill(device.user_code.replace("-", "").toLowerCase());
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByLabel("Code shown in your terminal")).toHaveValue(device.user_code);
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
+  expect(await polling).toMatchObject({ access_token: expect.stringMatching(/^ilat_/) });
 });
