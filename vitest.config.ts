@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts"],
-    globalSetup: ["tests/setup/template-database.ts"],
+    globalSetup: ["tests/setup/template-database.ts", "tests/setup/test-keys.ts"],
     setupFiles: ["tests/setup/database.ts"],
     env: {
       APP_URL: "https://initlink.test",
@@ -22,6 +22,11 @@ export default defineConfig({
       // keys; tests/api/project-keys-*.test.ts set their own.
       PROJECT_KEY_WAIT_MS: "60000",
       PROJECT_KEY_RESERVE: "0",
+      // Test-only settings (refused unless NODE_ENV=test, which Vitest sets): scrypt at a low
+      // cost (the full cost: tests/api/password-hashes.test.ts, accounts.test.ts) and project
+      // keys from pre-generated pairs (the queue's own timing: tests/api/project-keys-*.test.ts).
+      TEST_PASSWORD_COST: "low",
+      TEST_PROJECT_KEYS_FILE: path.resolve(import.meta.dirname, ".cache", "test-keys", "rsa-4096.json"),
       // A fixed test key (32 bytes of 0x2a); never a real one.
       MASTER_KEY: "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=",
     },

@@ -58,6 +58,8 @@ export type Config = {
     perAccount: number;
     /** How long a request waits for a key before it is answered 503. */
     waitMs: number;
+    /** Pre-generated test key pairs used before any is generated (TEST_PROJECT_KEYS_FILE; NODE_ENV=test only). */
+    testKeysFile: string | null;
   };
   /** Links approved in the browser for existing clients without an access token (docs/api.md, Compatibility). */
   legacyLinkApproval: {
@@ -67,6 +69,8 @@ export type Config = {
   };
   /** The bearer GET /api/metrics asks for; null: it answers loopback callers only. */
   metricsToken: string | null;
+  /** scrypt's cost for new hashes: low only in the test suites (TEST_PASSWORD_COST; NODE_ENV=test only). */
+  passwordCost: "full" | "low";
 };
 
 /** The configuration of `env`, or a ConfigError listing every bad value. */

@@ -13,6 +13,8 @@ vi.hoisted(() => {
     PROJECT_KEY_RESERVE: "0",
     PROJECT_KEY_QUEUE_PER_ACCOUNT: "3",
     PROJECT_KEY_WAIT_MS: "60000",
+    // Real generations, whose time these rules are about: no pre-generated pairs.
+    TEST_PROJECT_KEYS_FILE: "",
   });
 });
 
