@@ -31,6 +31,10 @@ export default defineConfig({
       MASTER_KEY: "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=",
     },
     pool: "forks",
+    // Files run side by side, each on a database of its own (tests/setup/database.ts). Vitest's
+    // default (cores − 1) runs one at a time here, while many files mostly wait: held requests,
+    // timers, the key queue's real generations.
+    maxWorkers: 3,
     // Many tests wait for a new project's RSA-4096 key: its generation time is random (0.5 s to
     // 5 s on one idle core here) and the suites share the machine's cores with each other.
     testTimeout: 60_000,
