@@ -3,20 +3,23 @@ import { randomBytes } from "node:crypto";
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { expect, test } from "@playwright/test";
-import { MAIN_URL, scratchDatabase } from "../../playwright.config";
+import { HARDENING_PORT, MAIN_URL, scratchDatabase } from "../../playwright.config";
 import { linkedClient } from "../helpers/journey.mjs";
 import { approveAsNewPerson, createInit, newEmail, over, PASSWORD } from "./flow";
 
 // Headers, logs and URLs under hostile conditions. One server of its own, with an https APP_URL
 // (HSTS, Secure cookies) and its output captured, so the logs can be searched for secrets.
 
-const PORT = 3107;
+const PORT = HARDENING_PORT;
 const SERVER = `http://127.0.0.1:${PORT}`;
 const APP_URL = "https://initlink.test";
 const MASTER_KEY = randomBytes(32).toString("base64");
 
 let server: ChildProcessWithoutNullStreams;
 let output = "";
+
+// One server for the file: its tests run in order in one worker.
+test.describe.configure({ mode: "default" });
 
 test.beforeAll(async () => {
   // Starting a server takes a while on a busy machine.
