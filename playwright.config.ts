@@ -62,8 +62,13 @@ export const browserOptions = {
   },
 };
 
+// Specs of presentation alone (axe in four modes, the docs page): what they check is the same
+// whatever the database, so the PostgreSQL pass of `npm test` leaves them to the SQLite one.
+const PRESENTATION_ONLY = ["**/accessibility.spec.ts", "**/docs.spec.ts"];
+
 export default defineConfig({
   testDir: "tests/e2e",
+  testIgnore: postgresServer ? PRESENTATION_ONLY : [],
   forbidOnly: true,
   retries: 0,
   // Every test on its own accounts and inits, so tests of one file run side by side too: a test
