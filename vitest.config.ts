@@ -35,8 +35,8 @@ export default defineConfig({
     // default (cores − 1) runs one at a time here, while many files mostly wait: held requests,
     // timers, the key queue's real generations.
     maxWorkers: 3,
-    // Many tests wait for a new project's RSA-4096 key: its generation time is random (0.5 s to
-    // 5 s on one idle core here) and the suites share the machine's cores with each other.
+    // A test may wait for an RSA-4096 key generated past the pre-generated ones: its generation
+    // time is random (0.5 s to 5 s on one idle core here), and files share the cores.
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
