@@ -6,12 +6,16 @@ import { serverLogFile } from "./tests/e2e/server-logs";
 // it first). Two servers on scratch databases: one with the default timings, one with a short
 // lifetime and interval for expiry and live updates. With TEST_POSTGRES_URL (a PostgreSQL
 // server's maintenance database) they run on PostgreSQL databases instead of SQLite files.
-// E2E_PORT (default 3100) is the first of the three ports, so several checkouts can run at once.
+// E2E_PORT (default 3100) is the first of the ports (3100–3107), so several checkouts can run at once.
 const firstPort = Number(process.env.E2E_PORT ?? 3100);
 export const MAIN_URL = `http://127.0.0.1:${firstPort}`;
 export const SHORT_URL = `http://127.0.0.1:${firstPort + 1}`;
 /** Existing clients' browser-approved link switched on (tests/e2e/compat.spec.ts). */
 export const COMPAT_URL = `http://127.0.0.1:${firstPort + 2}`;
+/** The server tests/e2e/hardening.spec.ts starts itself. */
+export const HARDENING_PORT = firstPort + 7;
+/** The two-instance suite's servers and balancer (playwright.multi.config.ts). */
+export const MULTI_PORTS = { a: firstPort + 2, b: firstPort + 3, balancer: firstPort + 6 };
 
 const postgresServer = process.env.TEST_POSTGRES_URL;
 
@@ -62,11 +66,20 @@ export const browserOptions = {
   },
 };
 
+// Specs of presentation alone (axe in four modes, the docs page): what they check is the same
+// whatever the database, so the PostgreSQL pass of `npm test` leaves them to the SQLite one.
+const PRESENTATION_ONLY = ["**/accessibility.spec.ts", "**/docs.spec.ts"];
+
 export default defineConfig({
   testDir: "tests/e2e",
+  testIgnore: postgresServer ? PRESENTATION_ONLY : [],
   forbidOnly: true,
   retries: 0,
-  workers: 2,
+  // Every test on its own accounts and inits, so tests of one file run side by side too: a test
+  // waiting out SHORT_URL's 10 s lifetime, or axe's four audits, no longer holds up its file.
+  // Files with one server or build for all their tests (hardening, cli) run theirs in order.
+  fullyParallel: true,
+  workers: 3,
   timeout: 60_000,
   reporter: [["list"], ["./tests/e2e/server-logs.ts"]],
   use: { ...browserOptions, baseURL: MAIN_URL },

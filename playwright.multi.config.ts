@@ -1,12 +1,12 @@
 import { defineConfig } from "@playwright/test";
-import { browserOptions, scratchDatabase, server } from "./playwright.config";
+import { browserOptions, MULTI_PORTS, scratchDatabase, server } from "./playwright.config";
 
 // Two production servers on one PostgreSQL database behind a load balancer: the public origin
 // (APP_URL) is the balancer's, which the specs run and point at one instance or the other.
 // Needs TEST_POSTGRES_URL; `npm run test:multi` runs it after the build.
-export const INSTANCE_A = "http://127.0.0.1:3102";
-export const INSTANCE_B = "http://127.0.0.1:3103";
-export const BALANCER = "http://127.0.0.1:3106";
+export const INSTANCE_A = `http://127.0.0.1:${MULTI_PORTS.a}`;
+export const INSTANCE_B = `http://127.0.0.1:${MULTI_PORTS.b}`;
+export const BALANCER = `http://127.0.0.1:${MULTI_PORTS.balancer}`;
 export const SHARED_CREATE_INIT_LIMIT = 6;
 
 if (!process.env.TEST_POSTGRES_URL) {

@@ -5,7 +5,7 @@ export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/api/**/*.test.ts"],
-    globalSetup: ["tests/setup/template-database.ts"],
+    globalSetup: ["tests/setup/template-database.ts", "tests/setup/test-keys.ts"],
     setupFiles: ["tests/setup/database.ts"],
     env: {
       APP_URL: "https://initlink.test",
@@ -26,12 +26,21 @@ export default defineConfig({
       // keys; tests/api/projects/project-keys-*.test.ts set their own.
       PROJECT_KEY_WAIT_MS: "60000",
       PROJECT_KEY_RESERVE: "0",
+      // Test-only settings (refused unless NODE_ENV=test, which Vitest sets): scrypt at a low
+      // cost (the full cost: tests/api/auth/password-hashes.test.ts, accounts.test.ts) and project
+      // keys from pre-generated pairs (the queue's own timing: tests/api/projects/project-keys-*.test.ts).
+      TEST_PASSWORD_COST: "low",
+      TEST_PROJECT_KEYS_FILE: path.resolve(import.meta.dirname, ".cache", "test-keys", "rsa-4096.json"),
       // A fixed test key (32 bytes of 0x2a); never a real one.
       MASTER_KEY: "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=",
     },
     pool: "forks",
-    // Many tests wait for a new project's RSA-4096 key: its generation time is random (0.5 s to
-    // 5 s on one idle core here) and the suites share the machine's cores with each other.
+    // Files run side by side, each on a database of its own (tests/setup/database.ts). Vitest's
+    // default (cores − 1) runs one at a time here, while many files mostly wait: held requests,
+    // timers, the key queue's real generations.
+    maxWorkers: 3,
+    // A test may wait for an RSA-4096 key generated past the pre-generated ones: its generation
+    // time is random (0.5 s to 5 s on one idle core here), and files share the cores.
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -115,6 +115,13 @@ const metricsTokenSchema = z
     return token;
   });
 
+// Settings for the test suites only (docs/testing.md): parseConfig refuses them unless NODE_ENV=test,
+// which `next start`, `npm start` and server.mjs never run with.
+const testKeysFileSchema = z
+  .string()
+  .optional()
+  .transform((value) => value?.trim() || null);
+
 const envSchema = z.object({
   APP_URL: appUrlSchema,
   PORT: intFromEnv("PORT", 3000, 1, 65535),
@@ -155,6 +162,8 @@ const envSchema = z.object({
   LEGACY_LINK_APPROVAL: enumFromEnv("LEGACY_LINK_APPROVAL", /** @type {const} */ (["off", "on"])),
   LEGACY_LINK_APPROVAL_SECONDS: intFromEnv("LEGACY_LINK_APPROVAL_SECONDS", 300, 5, 3600),
   METRICS_TOKEN: metricsTokenSchema,
+  TEST_PASSWORD_COST: enumFromEnv("TEST_PASSWORD_COST", /** @type {const} */ (["full", "low"])),
+  TEST_PROJECT_KEYS_FILE: testKeysFileSchema,
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -172,6 +181,10 @@ export function parseConfig(env) {
     throw new ConfigError(`Invalid configuration:\n${problems}`);
   }
   const parsed = result.data;
+  const testOnly = [parsed.TEST_PASSWORD_COST === "low" && "TEST_PASSWORD_COST=low", parsed.TEST_PROJECT_KEYS_FILE !== null && "TEST_PROJECT_KEYS_FILE"].filter(Boolean);
+  if (testOnly.length > 0 && env.NODE_ENV !== "test") {
+    throw new ConfigError(`Invalid configuration:\n  - ${testOnly.join(" and ")}: for the test suites only, refused unless NODE_ENV=test (see docs/testing.md)`);
+  }
   const databaseUrl = databaseUrlFromEnv(env);
   if (databaseProvider(databaseUrl) === null) {
     throw new ConfigError("Invalid configuration:\n  - DATABASE_URL must be a file: URL (SQLite, e.g. file:./data/initlink.db) or a postgresql:// URL");
@@ -229,10 +242,12 @@ export function parseConfig(env) {
       reserve: parsed.PROJECT_KEY_RESERVE,
       perAccount: parsed.PROJECT_KEY_QUEUE_PER_ACCOUNT,
       waitMs: parsed.PROJECT_KEY_WAIT_MS,
+      testKeysFile: parsed.TEST_PROJECT_KEYS_FILE,
     },
     /** Links approved in the browser for existing clients without an access token (docs/api.md, Compatibility); an approval not claimed within lifetimeMs is void. */
     legacyLinkApproval: { enabled: parsed.LEGACY_LINK_APPROVAL === "on", lifetimeMs: parsed.LEGACY_LINK_APPROVAL_SECONDS * 1000 },
     /** The bearer GET /api/metrics asks for; null: it answers loopback callers only. */
     metricsToken: parsed.METRICS_TOKEN,
+    passwordCost: parsed.TEST_PASSWORD_COST,
   };
 }

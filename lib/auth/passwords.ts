@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
+import type { Config } from "../config";
 import { concurrencyLimit } from "../limits/concurrency";
 import { processWide } from "../process-wide";
 
@@ -7,9 +8,14 @@ import { processWide } from "../process-wide";
 // `scrypt$N$r$p$salt$key`, so older hashes (N=2^15 before) still verify with their own
 // parameters, and a sign-in replaces one below today's cost (needsRehash).
 const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
+// TEST_PASSWORD_COST=low (the test suites only: refused unless NODE_ENV=test): the same code
+// and format at a 128th of the work, so a suite's thousand sign-ups take seconds, not minutes.
+const TEST_PARAMS = { N: 2 ** 10, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 type Params = { N: number; r: number; p: number };
+
+const paramsOf = (cfg: Config): Params => (cfg.passwordCost === "low" ? TEST_PARAMS : PARAMS);
 
 // Each hash holds 128 MiB while it runs, and sign-in, sign-up and the unknown-email check can be
 // asked for by anyone: without a bound a flood would run one per libuv thread (four) in every
@@ -38,10 +44,11 @@ function parseHash(stored: string): StoredHash | null {
   return { params, salt: Buffer.from(salt, "base64url"), key: Buffer.from(key, "base64url") };
 }
 
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(cfg: Config, password: string): Promise<string> {
+  const params = paramsOf(cfg);
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ["scrypt", PARAMS.N, PARAMS.r, PARAMS.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+  const key = await derive(password, salt, params);
+  return ["scrypt", params.N, params.r, params.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -52,14 +59,19 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** Whether a stored hash was made at a lower cost than today's (or cannot be read). */
-export function needsRehash(stored: string): boolean {
+export function needsRehash(cfg: Config, stored: string): boolean {
+  const params = paramsOf(cfg);
   const hash = parseHash(stored);
-  return hash === null || hash.params.N < PARAMS.N || hash.params.r < PARAMS.r || hash.params.p < PARAMS.p;
+  return hash === null || hash.params.N < params.N || hash.params.r < params.r || hash.params.p < params.p;
 }
 
 // Checked against when the email is unknown, so that a sign-in takes as long either way.
-let dummyHash: Promise<string> | undefined;
-export function unknownUserHash(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(16).toString("hex"));
-  return dummyHash;
+const dummyHashes = new Map<Config["passwordCost"], Promise<string>>();
+export function unknownUserHash(cfg: Config): Promise<string> {
+  let dummy = dummyHashes.get(cfg.passwordCost);
+  if (dummy === undefined) {
+    dummy = hashPassword(cfg, randomBytes(16).toString("hex"));
+    dummyHashes.set(cfg.passwordCost, dummy);
+  }
+  return dummy;
 }

@@ -45,9 +45,9 @@ export async function signIn(cfg: Config, credentials: Credentials, origin: Requ
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       const prisma = await db();
       const user = await prisma.user.findUnique({ where: { email: credentials.email }, select: { id: true, passwordHash: true } });
-      const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await unknownUserHash()));
+      const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await unknownUserHash(cfg)));
       if (user !== null && matches) {
-        await upgradePasswordHash(user.id, user.passwordHash, credentials.password);
+        await upgradePasswordHash(cfg, user.id, user.passwordHash, credentials.password);
         return await startSession(cfg, user.id);
       }
       wrongPassword = true;

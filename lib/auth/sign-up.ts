@@ -14,7 +14,7 @@ export async function signUp(cfg: Config, credentials: Credentials, origin: Requ
   // Every attempt counts against its address: each costs a password hash.
   await consumeRateLimit(limitRules(cfg).authPerAddress, addressSubject(origin.address));
   const prisma = await db();
-  const passwordHash = await hashPassword(credentials.password);
+  const passwordHash = await hashPassword(cfg, credentials.password);
   let userId: string;
   try {
     const user = await prisma.user.create({

@@ -1,3 +1,4 @@
+import type { Config } from "../config";
 import { db } from "../database/db";
 import { hashPassword, needsRehash } from "./passwords";
 
@@ -5,8 +6,8 @@ import { hashPassword, needsRehash } from "./passwords";
 // successful sign-in: the only moment the service holds the password. The update is
 // conditional on the old hash, so a password changed meanwhile is never overwritten.
 
-export async function upgradePasswordHash(userId: string, storedHash: string, password: string): Promise<void> {
-  if (!needsRehash(storedHash)) return;
+export async function upgradePasswordHash(cfg: Config, userId: string, storedHash: string, password: string): Promise<void> {
+  if (!needsRehash(cfg, storedHash)) return;
   const prisma = await db();
-  await prisma.user.updateMany({ where: { id: userId, passwordHash: storedHash }, data: { passwordHash: await hashPassword(password) } });
+  await prisma.user.updateMany({ where: { id: userId, passwordHash: storedHash }, data: { passwordHash: await hashPassword(cfg, password) } });
 }

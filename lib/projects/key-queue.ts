@@ -3,6 +3,7 @@ import { processWide } from "../process-wide";
 import { logger } from "../../server/logger.mjs";
 import { reportMetric } from "../../server/metrics.mjs";
 import { generateOnThread, type RsaKeyPair } from "./key-threads";
+import { pregeneratedKeyPair } from "./test-keys";
 
 // Who gets the next RSA key pair of this process. Generating one takes a second or more of a
 // core, so one account linking many projects must not make anyone else wait:
@@ -86,7 +87,8 @@ function pump(cfg: Config): void {
     state.started += 1;
     let pair: Promise<RsaKeyPair>;
     try {
-      pair = generateOnThread(RSA_MODULUS_BITS);
+      const pregenerated = pregeneratedKeyPair(cfg);
+      pair = pregenerated === undefined ? generateOnThread(RSA_MODULUS_BITS) : Promise.resolve(pregenerated);
     } catch (error) {
       // A thread that cannot even start (out of memory, say) fails this job, not the slot.
       pair = Promise.reject(error instanceof Error ? error : new Error(String(error)));

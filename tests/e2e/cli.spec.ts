@@ -13,6 +13,9 @@ import { approveTypingTheCode, denyAsNewPerson } from "./client-flow";
 
 const bin = (JSON.parse(readFileSync("package.json", "utf8")) as { bin: { initlink: string } }).bin.initlink;
 
+// One build for the file: its tests run in order in one worker.
+test.describe.configure({ mode: "default" });
+
 // The same build `npm ci` makes (postinstall), so that the test runs the CLI of these sources.
 test.beforeAll(() => {
   execFileSync(process.execPath, [path.join("node_modules", "typescript", "bin", "tsc"), "-p", "client"], { stdio: "inherit" });

@@ -4,7 +4,7 @@ import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } 
 import { connect } from "node:net";
 import { expect, test } from "@playwright/test";
 import fc from "fast-check";
-import { MAIN_URL, scratchDatabase } from "../../playwright.config";
+import { HARDENING_PORT, MAIN_URL, scratchDatabase } from "../../playwright.config";
 import { undecodableSegmentArb } from "../helpers/hostile/generators";
 import { linkedClient } from "../helpers/journey.mjs";
 import { approveAsNewPerson, createInit, newEmail, over, PASSWORD } from "./flow";
@@ -12,14 +12,16 @@ import { approveAsNewPerson, createInit, newEmail, over, PASSWORD } from "./flow
 // Headers, logs and URLs under hostile conditions. One server of its own, with an https APP_URL
 // (HSTS, Secure cookies) and its output captured, so the logs can be searched for secrets.
 
-// After the three servers of playwright.config.ts (E2E_PORT), so that checkouts running at once never meet.
-const PORT = Number(new URL(MAIN_URL).port) + 7;
+const PORT = HARDENING_PORT;
 const SERVER = `http://127.0.0.1:${PORT}`;
 const APP_URL = "https://initlink.test";
 const MASTER_KEY = randomBytes(32).toString("base64");
 
 let server: ChildProcessWithoutNullStreams;
 let output = "";
+
+// One server for the file: its tests run in order in one worker.
+test.describe.configure({ mode: "default" });
 
 test.beforeAll(async () => {
   // Starting a server takes a while on a busy machine.

@@ -1,8 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/database/db";
 import { hashSecret } from "@/lib/secrets";
 import { databaseSnapshot } from "../../helpers/api";
 import { COOKIE_NAME, newAccount, sessionTokenOf, signIn, signOut, signUp } from "../../helpers/forms";
+
+// The production cost, not the suites' low one (vitest.config.ts): a sign-up stores it.
+vi.hoisted(() => {
+  process.env.TEST_PASSWORD_COST = "full";
+});
 
 const PASSWORD = "correct horse battery";
 

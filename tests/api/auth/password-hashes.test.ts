@@ -1,5 +1,5 @@
 import { randomBytes, scryptSync } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/database/db";
 import { randomId } from "@/lib/secrets";
 import { newEmail } from "../../helpers/journey.mjs";
@@ -8,6 +8,11 @@ import { sessionTokenOf, signIn } from "../../helpers/forms";
 // Passwords are hashed with scrypt at OWASP's cost (N=2^17, r=8, p=1); a hash made at the
 // older, lower cost (N=2^15) still verifies, and is replaced at today's cost on the next
 // successful sign-in (lib/auth/upgrade-password-hash.ts).
+
+// The production cost, not the suites' low one (vitest.config.ts): this file asserts it.
+vi.hoisted(() => {
+  process.env.TEST_PASSWORD_COST = "full";
+});
 
 const PASSWORD = "correct horse battery";
 

@@ -14,7 +14,7 @@ import { PASSWORD } from "../../helpers/journey.mjs";
 // Hostile input through HTTP, property-based (issue 5, second bullet): generated bodies, content
 // types, origins, cookies, returnTo values and headers thrown at the sign-up, sign-in and
 // sign-out forms. Seed, number of runs, each form's documented codes and the checks:
-// tests/helpers/hostile.ts (the declared codes, FORM_WRITES, checkFormAnswer).
+// tests/helpers/hostile/ (the declared codes, FORM_WRITES, checkFormAnswer).
 //
 // Time: scrypt costs about 50–100 ms a hash (more on a busy machine), so 1,000 hashed requests
 // would take minutes. Most generated requests fail before hashing (cross-site, not a form, too

@@ -28,7 +28,7 @@ import { anyPost, OWN_PAGE, ownPagePost, postForm, signedInPersonWithProjects, t
 // Hostile input through HTTP, property-based (issue 5, second bullet): generated init ids,
 // fields (project, new project name, code check), bodies, content types, origins, cookies and
 // headers thrown at the init page's Approve and Deny forms. Seed, number of runs, each form's
-// documented codes and the checks: tests/helpers/hostile.ts (the declared codes, FORM_WRITES, checkFormAnswer).
+// documented codes and the checks: tests/helpers/hostile/ (the declared codes, FORM_WRITES, checkFormAnswer).
 // The suite runs with the default INIT_CODE_CHECK=confirm.
 
 // A new project's RSA-4096 key is generated in the background after an approval (a second or

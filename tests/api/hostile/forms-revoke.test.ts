@@ -11,7 +11,7 @@ import { randomIv } from "../../helpers/journey.mjs";
 // Hostile input through HTTP, property-based (issue 5, second bullet): generated token, project
 // and link ids, bodies, content types, origins, cookies and headers thrown at the Revoke buttons
 // of the settings page (access tokens) and of the project page (linked clients). Seed, number of
-// runs, each form's documented codes and the checks: tests/helpers/hostile.ts (the declared codes, FORM_WRITES,
+// runs, each form's documented codes and the checks: tests/helpers/hostile/ (the declared codes, FORM_WRITES,
 // checkFormAnswer).
 
 /** Tokens revoked (a 303 without error=) of the 1,000 requests, about half the fixed seed's count: a route that refuses everything must fail the property. */

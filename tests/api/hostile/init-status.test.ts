@@ -23,7 +23,7 @@ import {
 
 // Hostile input, property-based (issue 5): generated ids, Authorization values and headers
 // thrown at GET /api/init/{id}, on inits in every state. Seed, number of runs and the documented
-// answers: tests/helpers/hostile.ts.
+// answers: tests/helpers/hostile/.
 
 /**
  * Status reads (200) of the 1,000 requests: the fixed seed gets about 150, 70 of them first polls

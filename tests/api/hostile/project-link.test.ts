@@ -36,7 +36,7 @@ import {
 
 // Hostile input, property-based (issue 5): generated project ids, ivs, bearer values, bodies and
 // headers thrown at Create Project Link and at the link bearer's project resource. Seed, number
-// of runs and the documented answers: tests/helpers/hostile.ts.
+// of runs and the documented answers: tests/helpers/hostile/.
 
 /** Links answered (200) of the 1,000 requests, about half the fixed seed's count: a route that refuses everything must fail the property. */
 const MIN_LINKED = 75;

@@ -22,7 +22,7 @@ import {
 
 // Hostile input, property-based (issue 5): generated headers and query strings thrown at the
 // routes that take no input: the JWKS, the OAuth metadata, readiness and liveness. Seed, number of runs and the
-// documented answers: tests/helpers/hostile.ts.
+// documented answers: tests/helpers/hostile/.
 
 const input = fc.record({
   authorization: authorizationArb(credentialArb(["ilat_AudKZwucI6wsqZhncOHqAlRHpNFbChlRx9Cx4zXg4jE"], jwtShapedArb(["kid"], ["f0hzLD1VaTUHWk7oIoQhpg"]))),

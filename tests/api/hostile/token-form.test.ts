@@ -29,7 +29,7 @@ import { signedInPersonWithProjects } from "../../helpers/hostile-forms";
 
 // Hostile input, property-based (issue 5): generated sessions, origins, form fields, bodies and
 // headers thrown at the settings page's JSON form route POST /settings/tokens/create. Seed, number
-// of runs and the documented answers: tests/helpers/hostile.ts.
+// of runs and the documented answers: tests/helpers/hostile/.
 
 /** Tokens created (201) of the 1,000 requests, about half the fixed seed's count: a route that refuses everything must fail the property. */
 const MIN_CREATED = 25;

@@ -41,10 +41,28 @@ describe("parseConfig", () => {
       linkLifetimeMs: 30 * 86_400_000,
       signingKeyRotationMs: 30 * 86_400_000,
       // A worker process per core by default, so one key thread each.
-      projectKeys: { threads: 1, reserve: 4, perAccount: 2, waitMs: 3000 },
+      projectKeys: { threads: 1, reserve: 4, perAccount: 2, waitMs: 3000, testKeysFile: null },
       legacyLinkApproval: { enabled: false, lifetimeMs: 300_000 },
       metricsToken: null,
+      passwordCost: "full",
     });
+  });
+
+  // The test suites' shortcuts (docs/testing.md) can never reach a server: `next start`,
+  // npm start and server.mjs run with NODE_ENV=production.
+  it("refuses the test-only settings unless NODE_ENV=test", () => {
+    const testOnly = { TEST_PASSWORD_COST: "low", TEST_PROJECT_KEYS_FILE: ".cache/test-keys/rsa-4096.json" };
+    for (const NODE_ENV of ["production", "development", ""]) {
+      expect(() => parseConfig(withKey({ ...testOnly, NODE_ENV }))).toThrow(
+        "TEST_PASSWORD_COST=low and TEST_PROJECT_KEYS_FILE: for the test suites only, refused unless NODE_ENV=test",
+      );
+      expect(() => parseConfig(withKey({ TEST_PASSWORD_COST: "low", NODE_ENV }))).toThrow("TEST_PASSWORD_COST=low: for the test suites only");
+    }
+    const parsed = parseConfig(withKey({ ...testOnly, NODE_ENV: "test" }));
+    expect(parsed.passwordCost).toBe("low");
+    expect(parsed.projectKeys.testKeysFile).toBe(".cache/test-keys/rsa-4096.json");
+    expect(parseConfig(withKey({ TEST_PASSWORD_COST: "full", NODE_ENV: "production" })).passwordCost).toBe("full");
+    expect(() => parseConfig(withKey({ TEST_PASSWORD_COST: "cheap", NODE_ENV: "test" }))).toThrow("TEST_PASSWORD_COST must be full or low");
   });
 
   // The metrics' bearer must be one a scraper can send as a Bearer credential, and long enough not to guess.
