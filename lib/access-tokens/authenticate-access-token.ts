@@ -1,5 +1,5 @@
 import { db } from "../database/db";
-import { ApiError } from "../errors";
+import { ApiError, invalidToken } from "../errors";
 import { hashSecret } from "../secrets";
 
 const ACCESS_TOKEN_PATTERN = /^ilat_[A-Za-z0-9_-]{43}$/;
@@ -13,7 +13,7 @@ export type AuthenticatedToken = { id: string; userId: string; projectId: string
  */
 export async function authenticateAccessToken(token: string | null): Promise<AuthenticatedToken> {
   if (token === null) throw new ApiError("unauthorized", "Send an access token as Authorization: Bearer <token>.");
-  const invalid = new ApiError("invalid_token", "The access token is not valid.");
+  const invalid = invalidToken("The access token is not valid.");
   if (!ACCESS_TOKEN_PATTERN.test(token)) throw invalid;
   const prisma = await db();
   const row = await prisma.accessToken.findUnique({
@@ -21,8 +21,8 @@ export async function authenticateAccessToken(token: string | null): Promise<Aut
     select: { id: true, userId: true, projectId: true, expiresAt: true, revokedAt: true },
   });
   if (row === null) throw invalid;
-  if (row.revokedAt !== null) throw new ApiError("invalid_token", "The access token has been revoked.");
-  if (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now()) throw new ApiError("invalid_token", "The access token has expired.");
+  if (row.revokedAt !== null) throw invalidToken("The access token has been revoked.");
+  if (row.expiresAt !== null && row.expiresAt.getTime() <= Date.now()) throw invalidToken("The access token has expired.");
   return { id: row.id, userId: row.userId, projectId: row.projectId, expiresAt: row.expiresAt };
 }
 

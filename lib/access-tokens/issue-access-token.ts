@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import { accessTokenRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../database/db";
-import { ApiError } from "../errors";
+import { notFound } from "../errors";
 import { TOKEN_NAME_MAX } from "../field-lengths";
 import { findOwnedProject } from "../projects/projects";
 import { hashSecret, randomId, randomSecret } from "../secrets";
@@ -46,7 +46,7 @@ export async function createAccessToken(userId: string, input: NewToken): Promis
   let projectId: string | null = null;
   if (input.scope !== "all") {
     const project = await findOwnedProject(userId, input.scope);
-    if (project === null) throw new ApiError("not_found", "You have no project with this id.");
+    if (project === null) throw notFound("You have no project with this id.");
     projectId = project.id;
   }
   const expiresAt = input.lifetime === "never" ? null : new Date(Date.now() + Number(input.lifetime) * DAY_MS);

@@ -1,6 +1,6 @@
 import { accessTokenRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../database/db";
-import { ApiError } from "../errors";
+import { notFound } from "../errors";
 import { RANDOM_ID_PATTERN } from "../secrets";
 
 // The settings page's list of a person's access tokens, and revoking one.
@@ -26,10 +26,10 @@ export async function listAccessTokens(userId: string): Promise<AccessTokenSumma
 
 /** Revokes one of the person's tokens at once, in their activity too; revoking a revoked token changes nothing. */
 export async function revokeAccessToken(userId: string, id: string): Promise<void> {
-  if (!RANDOM_ID_PATTERN.test(id)) throw new ApiError("not_found", "You have no access token with this id.");
+  if (!RANDOM_ID_PATTERN.test(id)) throw notFound("You have no access token with this id.");
   const prisma = await db();
   const token = await prisma.accessToken.findFirst({ where: { id, userId }, select: { revokedAt: true } });
-  if (token === null) throw new ApiError("not_found", "You have no access token with this id.");
+  if (token === null) throw notFound("You have no access token with this id.");
   if (token.revokedAt !== null) return;
   await inOneTransaction(
     prisma.accessToken.updateMany({ where: { id, userId, revokedAt: null }, data: { revokedAt: new Date() } }),

@@ -1,7 +1,7 @@
 import { sessionTokenFromHeaders } from "./session-cookie";
 import { sessionUser, type SessionUser } from "../auth/sessions";
 import type { Config } from "../config";
-import { ApiError } from "../errors";
+import { ApiError, invalidToken, notFound } from "../errors";
 import { verifyLinkBearerForPath, type VerifiedLinkBearer } from "../links/link-bearer";
 import { isLoopback } from "../ip-address";
 import { hashSecret, secretMatchesHash } from "../secrets";
@@ -65,7 +65,7 @@ function bearerCredential(headers: Headers, onInvalid: () => ApiError, allowDoub
 }
 
 const accessTokenOf = (headers: Headers) =>
-  authenticateAccessToken(bearerCredential(headers, () => new ApiError("invalid_token", "Send the access token as Authorization: Bearer <token>.")));
+  authenticateAccessToken(bearerCredential(headers, () => invalidToken("Send the access token as Authorization: Bearer <token>.")));
 
 const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
   none: async () => null,
@@ -78,7 +78,7 @@ const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
   linkRequest: async (cfg, headers) => (cfg.legacyLinkApproval.enabled && headers.get("authorization") === null ? null : accessTokenOf(headers)),
   linkBearer: async (cfg, headers, params) => {
     const message = "Send the link's bearer as Authorization: Bearer <JWT>.";
-    const jwt = bearerCredential(headers, () => new ApiError("invalid_token", message), true);
+    const jwt = bearerCredential(headers, () => invalidToken(message), true);
     if (jwt === null) throw new ApiError("unauthorized", message);
     return verifyLinkBearerForPath(cfg, jwt, typeof params.projectId === "string" ? params.projectId : "");
   },
@@ -87,12 +87,12 @@ const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
   metrics: async (cfg, headers) => {
     if (cfg.metricsToken === null) {
       if (isLoopback(clientAddress(headers, cfg.trustProxyHops))) return null;
-      throw new ApiError("not_found", "Metrics are served to loopback callers only unless METRICS_TOKEN is set.");
+      throw notFound("Metrics are served to loopback callers only unless METRICS_TOKEN is set.");
     }
     const message = "Send METRICS_TOKEN as Authorization: Bearer <token>.";
-    const token = bearerCredential(headers, () => new ApiError("invalid_token", message));
+    const token = bearerCredential(headers, () => invalidToken(message));
     if (token === null) throw new ApiError("unauthorized", message);
-    if (!secretMatchesHash(token, hashSecret(cfg.metricsToken))) throw new ApiError("invalid_token", message);
+    if (!secretMatchesHash(token, hashSecret(cfg.metricsToken))) throw invalidToken(message);
     return null;
   },
 };

@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import { initApprovedRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../database/db";
-import { ApiError, initNotPending } from "../errors";
+import { ApiError, initNotPending, notFound } from "../errors";
 import { countedNewProject, insertProjectWithinCap } from "../projects/new-project";
 import { findOwnedProject } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
@@ -24,7 +24,7 @@ export async function approveInit(cfg: Config, userId: string, initId: string, c
   const now = new Date();
   if (choice.kind === "existing") {
     const project = await findOwnedProject(userId, choice.id);
-    if (project === null) throw new ApiError("not_found", "You have no project with this id.");
+    if (project === null) throw notFound("You have no project with this id.");
     if (!(await decide(cfg, init.id, project.id, userId, origin, now))) throw await notPendingNow(init.id);
     return project.id;
   }

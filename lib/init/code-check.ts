@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { Config } from "../config";
 import { db } from "../database/db";
-import { ApiError, rateLimited } from "../errors";
+import { ApiError, rateLimited, initNotPending } from "../errors";
 import { MAX_CODE_ATTEMPTS } from "../limits/rules";
 import { publishInitChange } from "./init-events";
 import type { CodeCheck } from "./schemas";
@@ -43,7 +43,7 @@ export async function checkUserCode(cfg: Config, mode: Config["initCodeCheck"], 
   const denied = await prisma.init.updateMany({ where: { id: initId, status: "pending" }, data: { status: "denied", decidedAt: new Date() } });
   // A denial like the person's own: the client waiting on it learns it now, not at its wait's end.
   if (denied.count === 1) await publishInitChange(cfg, initId);
-  throw new ApiError("init_not_pending", denied.count === 1 ? TOO_MANY_WRONG_CODES : "This request is no longer pending.");
+  throw initNotPending(denied.count === 1 ? TOO_MANY_WRONG_CODES : "This request is no longer pending.");
 }
 
 const TOO_MANY_WRONG_CODES = "Too many wrong codes: this request has been denied.";
@@ -56,5 +56,5 @@ async function noAttemptLeft(initId: string): Promise<ApiError> {
   const prisma = await db();
   const init = await prisma.init.findUnique({ where: { id: initId }, select: { status: true } });
   if (init?.status === "pending") return rateLimited("Another code for this request is being checked. Try again in 1 s.", 1);
-  return new ApiError("init_not_pending", init?.status === "denied" ? TOO_MANY_WRONG_CODES : "This request is no longer pending.");
+  return initNotPending(init?.status === "denied" ? TOO_MANY_WRONG_CODES : "This request is no longer pending.");
 }

@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import { initDeniedRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../database/db";
-import { ApiError } from "../errors";
+import { initNotPending } from "../errors";
 import { publishInitChange } from "./init-events";
 import { NOT_PENDING, pendingInit } from "./init-lifecycle";
 import type { RequestOrigin } from "../request-origin";
@@ -23,5 +23,5 @@ export async function denyInit(cfg: Config, userId: string, initId: string, orig
   );
   if (denied.count === 1) return publishInitChange(cfg, init.id);
   await pendingInit(init.id);
-  throw new ApiError("init_not_pending", NOT_PENDING.denied);
+  throw initNotPending(NOT_PENDING.denied);
 }

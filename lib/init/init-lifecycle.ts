@@ -1,5 +1,5 @@
 import { db } from "../database/db";
-import { ApiError } from "../errors";
+import { initNotPending, notFound } from "../errors";
 import { RANDOM_ID_PATTERN } from "../secrets";
 
 // An init's states: pending until approved (done), denied, or past its expiry (expired). Done
@@ -14,7 +14,7 @@ export function effectiveStatus(stored: string, expiresAt: Date, now: number): I
   return expiresAt.getTime() <= now ? "expired" : "pending";
 }
 
-export const initNotFound = () => new ApiError("not_found", "No init with this id exists.");
+export const initNotFound = () => notFound("No init with this id exists.");
 
 export const NOT_PENDING: Record<Exclude<InitStatus, "pending">, string> = {
   done: "This request has already been approved.",
@@ -29,6 +29,6 @@ export async function pendingInit(id: string) {
   const init = await prisma.init.findUnique({ where: { id }, select: { id: true, status: true, expiresAt: true, userCode: true, userCodeShown: true } });
   if (init === null) throw initNotFound();
   const status = effectiveStatus(init.status, init.expiresAt, Date.now());
-  if (status !== "pending") throw new ApiError("init_not_pending", NOT_PENDING[status]);
+  if (status !== "pending") throw initNotPending(NOT_PENDING[status]);
   return init;
 }

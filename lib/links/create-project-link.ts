@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import { linkCreatedRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../database/db";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { countedUnlessRefused } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import { projectPublicKey } from "../projects/project-keys";
@@ -20,7 +20,7 @@ import type { LinkAnswer } from "./schemas";
 /** The success answer of Create Project Link. */
 export type { LinkAnswer };
 
-const projectNotReached = () => new ApiError("not_found", "No project with this id exists, or the access token does not reach it.");
+const projectNotReached = () => notFound("No project with this id exists, or the access token does not reach it.");
 
 // The path may name the project by the id of an init approved into it (docs/api.md, Compatibility).
 async function reachableProjectId(token: AuthenticatedToken, projectId: string): Promise<string> {

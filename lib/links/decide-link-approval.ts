@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { db } from "../database/db";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 import { resolveProjectId } from "../projects/resolve-project";
 import { alreadyLinked, ASKING_WINDOW_MS, assertLegacyLinkApproval } from "./link-approval-lifecycle";
 
@@ -14,7 +14,7 @@ export type LinkDecision = "approved" | "denied";
 export async function decideLinkApproval(cfg: Config, userId: string, pathProjectId: string, iv: string, decision: LinkDecision): Promise<void> {
   assertLegacyLinkApproval(cfg);
   const projectId = await resolveProjectId(pathProjectId, userId);
-  if (projectId === null) throw new ApiError("not_found", "You have no project with this id.");
+  if (projectId === null) throw notFound("You have no project with this id.");
   const prisma = await db();
   const linked = async () => (await prisma.projectLink.findUnique({ where: { projectId_iv: { projectId, iv } }, select: { id: true } })) !== null;
   if (await linked()) throw alreadyLinked();

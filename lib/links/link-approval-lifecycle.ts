@@ -1,6 +1,6 @@
 import type { Config } from "../config";
 import { db } from "../database/db";
-import { ApiError } from "../errors";
+import { ApiError, notFound } from "../errors";
 
 // A link approved in the browser (LEGACY_LINK_APPROVAL; docs/api.md, Compatibility with existing
 // clients). An existing client without an access token asks for a link with
@@ -48,7 +48,7 @@ export const clientIsAsking = (askedAt: Date | null, now: number) => askedAt !==
 
 /** With the switch off, the page and its forms do not exist. */
 export function assertLegacyLinkApproval(cfg: Config): void {
-  if (!cfg.legacyLinkApproval.enabled) throw new ApiError("not_found", "Not found.");
+  if (!cfg.legacyLinkApproval.enabled) throw notFound("Not found.");
 }
 
 export const alreadyLinked = () => new ApiError("link_conflict", "A client is already linked under this iv for this project. Choose a new random iv.");

@@ -1,7 +1,7 @@
 import type { KeyObject } from "node:crypto";
 import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT, type JWTHeaderParameters } from "jose";
 import type { Config } from "../config";
-import { ApiError } from "../errors";
+import { ApiError, invalidToken } from "../errors";
 import { resolveProjectId } from "../projects/resolve-project";
 import { randomId } from "../secrets";
 import { LINK_JWT_ALGORITHM, publishedKeys, recordSignature, signingKey } from "../signing-keys/signing-keys";
@@ -42,11 +42,11 @@ async function verificationKey(header: JWTHeaderParameters): Promise<KeyObject> 
   const find = (keys: { kid: string; publicKey: KeyObject }[]) => keys.find((key) => key.kid === header.kid);
   // A kid this process has not seen may be another instance's new key: look once more.
   const key = find(await publishedKeys()) ?? find(await publishedKeys("recheck"));
-  if (key === undefined) throw new ApiError("invalid_token", "The bearer token was not signed by a key of this service.");
+  if (key === undefined) throw invalidToken("The bearer token was not signed by a key of this service.");
   return key.publicKey;
 }
 
-const invalidBearer = () => new ApiError("invalid_token", "The bearer token is not valid for this project.");
+const invalidBearer = () => invalidToken("The bearer token is not valid for this project.");
 
 /** The link and expiry (ms) of a valid bearer for `projectId`; anything else is a 401. */
 async function verifyLinkBearer(cfg: Config, jwt: string, projectId: string): Promise<VerifiedLinkBearer> {
@@ -62,7 +62,7 @@ async function verifyLinkBearer(cfg: Config, jwt: string, projectId: string): Pr
     return { linkId: payload.sub, projectId, expiresAt: payload.exp * 1000 };
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    if (error instanceof joseErrors.JWTExpired) throw new ApiError("invalid_token", "The bearer token has expired. Create the link again.");
+    if (error instanceof joseErrors.JWTExpired) throw invalidToken("The bearer token has expired. Create the link again.");
     if (error instanceof joseErrors.JOSEError) throw invalidBearer();
     throw error;
   }

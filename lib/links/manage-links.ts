@@ -1,6 +1,6 @@
 import { linkRevokedRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../database/db";
-import { ApiError } from "../errors";
+import { notFound } from "../errors";
 import { RANDOM_ID_PATTERN } from "../secrets";
 
 // A project's linked clients on its owner's page, and revoking one.
@@ -48,10 +48,10 @@ export async function listProjectLinks(ownerId: string, projectId: string): Prom
 
 /** Revokes one link of the owner's project, in their activity too; its bearer fails from the next request on. */
 export async function revokeProjectLink(ownerId: string, projectId: string, linkId: string): Promise<void> {
-  if (!RANDOM_ID_PATTERN.test(projectId) || !RANDOM_ID_PATTERN.test(linkId)) throw new ApiError("not_found", "This project has no link with this id.");
+  if (!RANDOM_ID_PATTERN.test(projectId) || !RANDOM_ID_PATTERN.test(linkId)) throw notFound("This project has no link with this id.");
   const prisma = await db();
   const link = await prisma.projectLink.findFirst({ where: { id: linkId, projectId, project: { ownerId } }, select: { revokedAt: true } });
-  if (link === null) throw new ApiError("not_found", "This project has no link with this id.");
+  if (link === null) throw notFound("This project has no link with this id.");
   if (link.revokedAt !== null) return;
   await inOneTransaction(
     prisma.projectLink.updateMany({ where: { id: linkId, revokedAt: null }, data: { revokedAt: new Date() } }),

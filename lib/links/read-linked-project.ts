@@ -1,5 +1,5 @@
 import { db } from "../database/db";
-import { ApiError } from "../errors";
+import { invalidToken } from "../errors";
 import type { VerifiedLinkBearer } from "./link-bearer";
 import type { LinkedProject } from "./schemas";
 
@@ -25,11 +25,11 @@ export async function readLinkedProject(bearer: VerifiedLinkBearer): Promise<Lin
     },
   });
   const now = Date.now();
-  if (link === null || link.projectId !== bearer.projectId || link.project.key === null) throw new ApiError("invalid_token", "This link no longer exists.");
-  if (link.revokedAt !== null) throw new ApiError("invalid_token", "This link has been revoked.");
+  if (link === null || link.projectId !== bearer.projectId || link.project.key === null) throw invalidToken("This link no longer exists.");
+  if (link.revokedAt !== null) throw invalidToken("This link has been revoked.");
   const { accessToken } = link;
   if (accessToken.revokedAt !== null || (accessToken.expiresAt !== null && accessToken.expiresAt.getTime() <= now)) {
-    throw new ApiError("invalid_token", "The access token that made this link has been revoked or has expired.");
+    throw invalidToken("The access token that made this link has been revoked or has expired.");
   }
   if (link.lastUsedAt === null || link.lastUsedAt.getTime() < now - LAST_USED_RESOLUTION_MS) {
     await prisma.projectLink.updateMany({ where: { id: link.id }, data: { lastUsedAt: new Date(now) } });

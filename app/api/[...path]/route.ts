@@ -1,10 +1,10 @@
-import { ApiError } from "@/lib/errors";
+import { notFound } from "@/lib/errors";
 import { unknownApiPathOperation } from "@/lib/api/operations/unknown-api-path";
 import { route } from "@/lib/api/route";
 
 // Every method: no operation lives at this path.
 const noSuchApiRoute = route(unknownApiPathOperation, async () => {
-  throw new ApiError("not_found", "No API operation at this path.");
+  throw notFound("No API operation at this path.");
 });
 
 export const GET = noSuchApiRoute;
