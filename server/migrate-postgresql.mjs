@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 
-const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const POSTGRESQL_MIGRATIONS = path.join(root, "prisma", "postgresql", "migrations");
 // Any fixed number shared by every instance of the service.
 const MIGRATION_LOCK = 7_246_180_415;
