@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { expect, test } from "@playwright/test";
 import { scratchDatabase } from "../../playwright.config";
-import { createInit, type Send } from "../helpers/journey.mjs";
+import { createInit, type CreatedInit, type Send } from "../helpers/journey.mjs";
+import { newEmail, signUpFromInitPage } from "./flow";
 import { startOwnServer, type OwnServer } from "./own-server";
 
 // Addresses and proxies against the production build (issue 26): one server of its own that
@@ -31,6 +32,8 @@ test.beforeAll(async () => {
     DATABASE_URL: scratchDatabase("proxies"),
     MASTER_KEY: randomBytes(32).toString("base64"),
     WEB_CONCURRENCY: "1",
+    // Polls a second apart, so that a client's pace is seen in a few seconds.
+    INIT_INTERVAL_MS: "1000",
     // An existing deployment's hop count stays set beside the list that now decides.
     TRUST_PROXY_HOPS: "1",
     TRUSTED_PROXIES: PROXY_ADDRESS,
@@ -97,4 +100,38 @@ test("metrics answer a loopback caller, never one that forged 127.0.0.1", async 
   expect((await from("127.0.0.2")("GET", "/api/metrics")).status).toBe(200);
   expect((await from(OUTSIDE_ADDRESS)("GET", "/api/metrics", undefined, { "x-forwarded-for": "127.0.0.1" })).status).toBe(404);
   expect((await from(OUTSIDE_ADDRESS, "proxy")("GET", "/api/metrics", undefined, { "x-forwarded-for": "127.0.0.1" })).status).toBe(404);
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls the init's status without its secret every `everyMs`, `times` times; the statuses in order. */
+async function pollEvery(send: Send, init: CreatedInit, everyMs: number, times: number, headers: Record<string, string> = {}): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let poll = 0; poll < times; poll++) {
+    if (poll > 0) await sleep(everyMs);
+    statuses.push((await send("GET", `/api/init/${init.id}`, undefined, headers)).status);
+  }
+  return statuses;
+}
+
+// Issue 26, item 3: another address polling every 3.8 s (of 5) made a 5-second poller's every request a 429.
+test("another address polling too fast never slows down a client that keeps time", async () => {
+  const init = await createInit(from("127.0.0.5"));
+  const [client, stranger] = await Promise.all([pollEvery(from("127.0.0.5"), init, 1000, 8), pollEvery(from("127.0.0.6"), init, 800, 10)]);
+  expect(client).toEqual(Array(8).fill(200));
+  expect(stranger).toEqual(Array(10).fill(200));
+  // Still RFC 8628 §3.5 for a reader that itself polls too fast: at once after its last poll.
+  expect((await from("127.0.0.6")("GET", `/api/init/${init.id}`)).status).toBe(429);
+});
+
+// Issue 26, item 3: with the page's event stream blocked, its polling shared the clock of a client
+// that sends no secret, and the original platform's CLI got slow_down at its third poll and gave up.
+test("the init page's polling, its event stream blocked, never slows down a client on the same machine", async ({ page }) => {
+  const init = await createInit(from(PROXY_ADDRESS), { sender: "envsync-cli" });
+  await page.route("**/events", (route) => route.abort());
+  await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  await page.waitForRequest((request) => request.url().endsWith(`/api/init/${init.id}`));
+  const cli = await pollEvery(from(PROXY_ADDRESS), init, 1000, 8, { "user-agent": "envsync-cli/1.4.2" });
+  expect(cli).toEqual(Array(8).fill(200));
 });
