@@ -34,6 +34,8 @@ test.beforeAll(async () => {
     WEB_CONCURRENCY: "1",
     // Polls a second apart, so that a client's pace is seen in a few seconds.
     INIT_INTERVAL_MS: "1000",
+    // A room of 20: two places per address.
+    WAITING_PER_PROCESS: "20",
     // An existing deployment's hop count stays set beside the list that now decides.
     TRUST_PROXY_HOPS: "1",
     TRUSTED_PROXIES: PROXY_ADDRESS,
@@ -134,4 +136,30 @@ test("the init page's polling, its event stream blocked, never slows down a clie
   await page.waitForRequest((request) => request.url().endsWith(`/api/init/${init.id}`));
   const cli = await pollEvery(from(PROXY_ADDRESS), init, 1000, 8, { "user-agent": "envsync-cli/1.4.2" });
   expect(cli).toEqual(Array(8).fill(200));
+});
+
+/** Opens the init's event stream from `localAddress`: its status, and close() once it was answered 200. */
+function openStream(localAddress: string, init: CreatedInit): Promise<{ status: number; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: "127.0.0.1", port: PORT, localAddress, path: `/api/init/${init.id}/events` }, (response) => {
+      resolve({ status: response.statusCode ?? 0, close: () => request.destroy() });
+      response.resume();
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+// Issue 26, item 4: one address's streams filled the waiting room, and everyone else got 503.
+test("one address holds at most its tenth of the waiting room, and another address still gets a stream", async () => {
+  const hog = "127.0.0.7";
+  const inits = await Promise.all([1, 2, 3].map(() => createInit(from(hog))));
+  const held = [await openStream(hog, inits[0]), await openStream(hog, inits[1])];
+  expect(held.map((stream) => stream.status)).toEqual([200, 200]);
+  const refused = await openStream(hog, inits[2]);
+  expect(refused.status).toBe(429);
+  refused.close();
+  const other = await openStream("127.0.0.8", inits[2]);
+  expect(other.status).toBe(200);
+  for (const stream of [...held, other]) stream.close();
 });
