@@ -4,7 +4,7 @@
 // setting are checked once, and a bad one stops the process with its message. Nothing is
 // migrated and nothing says "listening" under a configuration the app would refuse.
 import path from "node:path";
-import { ConfigError, parseConfig } from "./config.mjs";
+import { ConfigError, configWarnings, parseConfig } from "./config.mjs";
 import { logger } from "./logger.mjs";
 import { MissingMasterKeyError, resolveMasterKey } from "./master-key.mjs";
 
@@ -18,6 +18,7 @@ export function checkEnvironmentOrExit(root) {
     // Workers and the app inherit it, so a generated development key is generated once.
     process.env.MASTER_KEY = key;
     parseConfig(process.env);
+    for (const warning of configWarnings(process.env)) logger().warn(warning);
   } catch (error) {
     if (!(error instanceof MissingMasterKeyError || error instanceof ConfigError)) throw error;
     logger().fatal(error.message);

@@ -3,6 +3,7 @@
 // so that `npm start` (scripts/start.mjs) and server.mjs can check it before they migrate the
 // database or listen: a bad value stops them with its message. lib/config.ts parses it once for
 // the app, its type is this function's; `lib/` takes its settings from there and never reads process.env.
+import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { databaseProvider, databaseUrlFromEnv } from "./database-url.mjs";
@@ -122,6 +123,37 @@ const testKeysFileSchema = z
   .optional()
   .transform((value) => value?.trim() || null);
 
+// The proxies whose X-Forwarded-For is believed: addresses and CIDR ranges, IPv4 or IPv6, separated
+// by commas or spaces. Each range as `address/prefix` (IPv4 ranges in IPv4 notation).
+const trustedProxiesSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const entries = (value ?? "").split(/[\s,]+/).filter((entry) => entry !== "");
+    /** @type {string[]} */
+    const ranges = [];
+    for (const entry of entries) {
+      const [address, prefix, extra] = entry.split("/");
+      const family = isIP(address);
+      const bits = family === 4 ? 32 : 128;
+      const length = prefix === undefined ? bits : /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+      if (family === 0 || extra !== undefined || !(length >= 0 && length <= bits)) {
+        ctx.addIssue({ code: "custom", message: `TRUSTED_PROXIES must list addresses or CIDR ranges (10.0.0.0/8, 2001:db8::/32), not "${entry}"` });
+        return z.NEVER;
+      }
+      ranges.push(`${address.toLowerCase()}/${length}`);
+    }
+    return ranges;
+  });
+
+/**
+ * What TRUST_PROXY_HOPS alone (without TRUSTED_PROXIES) trusts since a hop count stopped being
+ * enough: it believed X-Forwarded-For from any peer, so a client reaching the port directly picked
+ * its own address. Loopback, private and link-local ranges are where a deployment's proxy sits;
+ * a client on the internet is none of them.
+ */
+export const LEGACY_PROXY_RANGES = ["127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16", "::1/128", "fc00::/7", "fe80::/10"];
+
 const envSchema = z.object({
   APP_URL: appUrlSchema,
   PORT: intFromEnv("PORT", 3000, 1, 65535),
@@ -133,6 +165,7 @@ const envSchema = z.object({
   INIT_INTERVAL_MS: intFromEnv("INIT_INTERVAL_MS", 5000, 100, 600_000),
   INIT_LIFETIME_SECONDS: intFromEnv("INIT_LIFETIME_SECONDS", 900, 10, 86_400),
   TRUST_PROXY_HOPS: intFromEnv("TRUST_PROXY_HOPS", 0, 0, 10),
+  TRUSTED_PROXIES: trustedProxiesSchema,
   INIT_CODE_CHECK: enumFromEnv("INIT_CODE_CHECK", /** @type {const} */ (["confirm", "enter"])),
   SESSION_LIFETIME_DAYS: intFromEnv("SESSION_LIFETIME_DAYS", 30, 1, 365),
   ACCESS_TOKEN_LIFETIME_DAYS: intFromEnv("ACCESS_TOKEN_LIFETIME_DAYS", 90, 1, 3650),
@@ -168,6 +201,19 @@ const envSchema = z.object({
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Settings that still work but whose meaning changed: said once at start (check-environment.mjs),
+ * never a reason not to start. @param {Record<string, string | undefined>} env
+ */
+export function configWarnings(env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success || parsed.data.TRUST_PROXY_HOPS === 0) return [];
+  if (parsed.data.TRUSTED_PROXIES.length > 0) return ["TRUST_PROXY_HOPS is ignored: TRUSTED_PROXIES says which proxies' X-Forwarded-For is believed; remove TRUST_PROXY_HOPS"];
+  return [
+    `TRUST_PROXY_HOPS alone now believes X-Forwarded-For only from loopback and private addresses (${LEGACY_PROXY_RANGES.join(", ")}): set TRUSTED_PROXIES to your proxies' addresses or ranges instead (docs/deploying.md)`,
+  ];
+}
+
 export class ConfigError extends Error {}
 
 /**
@@ -201,7 +247,15 @@ export function parseConfig(env) {
     waitingPerProcess: parsed.WAITING_PER_PROCESS || Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 12),
     initIntervalMs: parsed.INIT_INTERVAL_MS,
     initLifetimeMs: parsed.INIT_LIFETIME_SECONDS * 1000,
-    trustProxyHops: parsed.TRUST_PROXY_HOPS,
+    /**
+     * The proxies whose X-Forwarded-For is believed, walked from the right while each hop is one
+     * of `ranges`, at most `maxHops` hops (lib/api/client-address.ts). TRUST_PROXY_HOPS alone
+     * still works, for LEGACY_PROXY_RANGES only (configWarnings says so).
+     */
+    trustedProxies:
+      parsed.TRUSTED_PROXIES.length > 0
+        ? { ranges: parsed.TRUSTED_PROXIES, maxHops: Number.POSITIVE_INFINITY }
+        : { ranges: parsed.TRUST_PROXY_HOPS > 0 ? LEGACY_PROXY_RANGES : [], maxHops: parsed.TRUST_PROXY_HOPS },
     sqliteSynchronous: parsed.SQLITE_SYNCHRONOUS,
     /** PostgreSQL connections per instance. */
     databasePoolSize: parsed.DATABASE_POOL_SIZE,

@@ -86,7 +86,7 @@ const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
     bearerCredential(headers, () => new ApiError("invalid_secret", "Send the init's secret as Authorization: Bearer <secret>.")),
   metrics: async (cfg, headers) => {
     if (cfg.metricsToken === null) {
-      if (isLoopback(clientAddress(headers, cfg.trustProxyHops))) return null;
+      if (isLoopback(clientAddress(headers, cfg.trustedProxies))) return null;
       throw notFound("Metrics are served to loopback callers only unless METRICS_TOKEN is set.");
     }
     const message = "Send METRICS_TOKEN as Authorization: Bearer <token>.";

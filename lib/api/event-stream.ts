@@ -4,6 +4,14 @@
 
 export const HEARTBEAT_MS = 15_000;
 
+/**
+ * A stream ends after this however long its source goes on: the client (an EventSource) comes
+ * back after `retry` with `Last-Event-ID` and misses nothing, and a stream left open by someone
+ * who is not reading gives its place in the waiting room back instead of keeping it until the
+ * init expires.
+ */
+export const STREAM_LIFETIME_MS = 5 * 60_000;
+
 /** What a stream follows: how soon a dropped client should come back, the events, and close() to let go at once. */
 export type EventSource = { retryMs: number; changes: AsyncIterable<{ id: string; data: unknown }>; close: () => void };
 
@@ -24,19 +32,25 @@ export function eventStream(source: EventSource, ended: () => void): ReadableStr
     // EventSource reconnects after `retry`: a dropped stream comes back no faster than a poll.
     controller.enqueue(encoder.encode(`retry: ${source.retryMs}\n\n`));
     let next = events.next();
-    while (!over) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const heartbeat = new Promise<"heartbeat">((resolve) => (timer = setTimeout(resolve, HEARTBEAT_MS, "heartbeat")));
-      const result = await Promise.race([next, heartbeat]);
-      clearTimeout(timer);
-      if (over) return;
-      if (result === "heartbeat") {
-        controller.enqueue(encoder.encode(": heartbeat\n\n"));
-        continue;
+    let lifetimeTimer: ReturnType<typeof setTimeout> | undefined;
+    const lifetime = new Promise<"lifetime">((resolve) => (lifetimeTimer = setTimeout(resolve, STREAM_LIFETIME_MS, "lifetime")));
+    try {
+      while (!over) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const heartbeat = new Promise<"heartbeat">((resolve) => (timer = setTimeout(resolve, HEARTBEAT_MS, "heartbeat")));
+        const result = await Promise.race([next, heartbeat, lifetime]);
+        clearTimeout(timer);
+        if (over || result === "lifetime") return;
+        if (result === "heartbeat") {
+          controller.enqueue(encoder.encode(": heartbeat\n\n"));
+          continue;
+        }
+        if (result.done) return;
+        controller.enqueue(encoder.encode(`id: ${result.value.id}\ndata: ${JSON.stringify(result.value.data)}\n\n`));
+        next = events.next();
       }
-      if (result.done) return;
-      controller.enqueue(encoder.encode(`id: ${result.value.id}\ndata: ${JSON.stringify(result.value.data)}\n\n`));
-      next = events.next();
+    } finally {
+      clearTimeout(lifetimeTimer);
     }
   }
 

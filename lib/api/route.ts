@@ -1,11 +1,11 @@
 import { logger } from "../../server/logger.mjs";
 import { loggedPath, REQUEST_ID_HEADER } from "../../server/request-context.mjs";
 import { config, type Config } from "../config";
-import { ApiError, ERRORS, secondsToWait } from "../errors";
+import { ApiError, ERRORS, rateLimited, secondsToWait } from "../errors";
 import type { RequestOrigin } from "../request-origin";
 import { authenticate, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
 import { discardBody, readFormBody, readJsonBody, readOAuthFormBody } from "./body";
-import { requestOrigin } from "./client-address";
+import { clientAddress, requestOrigin } from "./client-address";
 import { eventStream, type EventSource } from "./event-stream";
 import type { Answer, BodyOption, Dialect, JsonAnswer, Operation, StreamAnswer, TextAnswer } from "./operation";
 import { preferredWait } from "./prefer";
@@ -13,7 +13,7 @@ import { errorResponse, eventStreamResponse, jsonResponse, noContentResponse, re
 import { assertSameOrigin } from "./same-origin";
 import { clearedSessionCookie, sessionCookie, sessionTokenFromHeaders } from "./session-cookie";
 import { invalidRequest, parseInput } from "./validate";
-import { enterWaitingRoom } from "./waiting-room";
+import { enterWaitingRoom, placesPerAddress } from "./waiting-room";
 
 // The one wrapper of every route handler. A route file passes its operation's declaration
 // (lib/api/operations/) and a function that calls one function in lib/ with what the wrapper
@@ -88,8 +88,10 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
     const params = parsed.success ? parsed.data : undefined;
     const asked = op.wait ? preferredWait(headers.get("prefer")) : null;
     // Taken before anything waits, so that the bound holds however many requests arrive at once.
-    const leaveWaitingRoom = asked ? enterWaitingRoom(cfg) : null;
-    const wait = asked && leaveWaitingRoom === null ? null : asked;
+    // Without a place (the room full, or the address holding its share) it is answered as a poll.
+    const place = asked ? enterWaitingRoom(cfg, clientAddress(headers, cfg.trustedProxies)) : null;
+    const leaveWaitingRoom = place !== null && "leave" in place ? place.leave : null;
+    const wait = place !== null && "refused" in place ? null : asked;
     let formFields: Record<string, string> | undefined;
     try {
       if (op.sameOrigin) assertSameOrigin(cfg, headers);
@@ -123,12 +125,14 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
           source.close();
           return eventStreamResponse(null);
         }
-        const leaveRoom = enterWaitingRoom(cfg);
-        if (leaveRoom === null) {
+        const streamPlace = enterWaitingRoom(cfg, clientAddress(headers, cfg.trustedProxies));
+        if ("refused" in streamPlace) {
           source.close();
-          throw new ApiError("server_busy", ERRORS.server_busy.example, { retryInSeconds: secondsToWait(source.retryMs) });
+          const retryInSeconds = secondsToWait(source.retryMs);
+          if (streamPlace.refused === "full") throw new ApiError("server_busy", ERRORS.server_busy.example, { retryInSeconds });
+          throw rateLimited(`At most ${placesPerAddress(cfg.waitingPerProcess)} event streams and waiting requests per address at once.`, retryInSeconds);
         }
-        return eventStreamResponse(eventStream(source, leaveRoom));
+        return eventStreamResponse(eventStream(source, streamPlace.leave));
       }
       if ("text" in answer) {
         const { contentType, body } = result as Text;

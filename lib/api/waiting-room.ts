@@ -1,4 +1,6 @@
 import type { Config } from "../config";
+import { addressSubject } from "../limits/rate-limit";
+import { WAITING_SHARE_PER_ADDRESS } from "../limits/rules";
 import { processWide } from "../process-wide";
 import { logger } from "../../server/logger.mjs";
 
@@ -9,33 +11,48 @@ import { logger } from "../../server/logger.mjs";
 // with every request on it. So a process holds at most `waitingPerProcess`; past that, a status
 // request is answered at once as a plain poll and an event stream is refused (503), and the
 // clients poll, as they do when a server does not hold requests at all.
+//
+// One address (IPv6: its /64) holds at most a tenth of the room (WAITING_SHARE_PER_ADDRESS),
+// however large: sixteen streams per init, each open until the init expired, let about 192 inits
+// from one address fill a process's room, and then every other client was refused.
 
 const FULL_WARNING_INTERVAL_MS = 60_000;
 
-type Room = { held: number; warnedAt: number };
+type Room = { held: number; byAddress: Map<string, number>; warnedAt: number };
 
 // One count per process: the status route and the event stream are separate bundles.
-const room = () => processWide("waiting-room", (): Room => ({ held: 0, warnedAt: -Infinity }));
+const room = () => processWide("waiting-room", (): Room => ({ held: 0, byAddress: new Map(), warnedAt: -Infinity }));
 
-/**
- * A place for one request that waits, or null when the process holds as many as it may. Call
- * the function returned once the wait is over; calls after the first do nothing.
- */
-export function enterWaitingRoom(cfg: Config): (() => void) | null {
+/** How many places one address may hold in a process's room of `waitingPerProcess`. */
+export const placesPerAddress = (waitingPerProcess: number) => Math.max(1, Math.floor(waitingPerProcess * WAITING_SHARE_PER_ADDRESS));
+
+/** A place (leave() once the wait is over; calls after the first do nothing), or why there is none. */
+export type Place = { leave: () => void } | { refused: "full" | "address_share" };
+
+/** A place for one request that waits, from `address` (the client's, null if unknown). */
+export function enterWaitingRoom(cfg: Config, address: string | null): Place {
   const state = room();
+  const subject = addressSubject(address);
+  const holding = state.byAddress.get(subject) ?? 0;
+  if (holding >= placesPerAddress(cfg.waitingPerProcess)) return { refused: "address_share" };
   if (state.held >= cfg.waitingPerProcess) {
     const now = Date.now();
     if (now - state.warnedAt >= FULL_WARNING_INTERVAL_MS) {
       state.warnedAt = now;
       logger().warn({ waiting: state.held, limit: cfg.waitingPerProcess }, "waiting room full: further waits are answered at once (WAITING_PER_PROCESS)");
     }
-    return null;
+    return { refused: "full" };
   }
   state.held += 1;
+  state.byAddress.set(subject, holding + 1);
   let left = false;
-  return () => {
+  const leave = () => {
     if (left) return;
     left = true;
     state.held -= 1;
+    const remaining = (state.byAddress.get(subject) ?? 1) - 1;
+    if (remaining === 0) state.byAddress.delete(subject);
+    else state.byAddress.set(subject, remaining);
   };
+  return { leave };
 }

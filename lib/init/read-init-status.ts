@@ -1,3 +1,4 @@
+import { sessionUser } from "../auth/sessions";
 import type { Config } from "../config";
 import { directSql, timestampMs } from "../database/direct-sql";
 import { projectUrl } from "../projects/projects";
@@ -5,7 +6,7 @@ import type { RequestOrigin } from "../request-origin";
 import { RANDOM_ID_PATTERN } from "../secrets";
 import { watchInit, type InitWatch } from "./init-events";
 import { effectiveStatus, initNotFound, NOT_PENDING, type InitStatus } from "./init-lifecycle";
-import { admitPoll } from "./poll-interval";
+import { admitPoll, type Poller } from "./poll-interval";
 import type { InitStatusAnswer } from "./schemas";
 import { assertInitSecret, pickupExtras, returnPickup, takePickup } from "./token-pickup";
 
@@ -17,6 +18,13 @@ export type StatusAnswer = InitStatusAnswer;
 
 /** RFC 7240 `Prefer: wait`: hold a pending init's answer up to `seconds`, unless the client goes (`signal`). */
 export type Hold = { seconds: number; signal: AbortSignal };
+
+/**
+ * Who asks: what they presented as `Authorization: Bearer <secret>`, if anything; the session
+ * token the request carries (the init page's own polling); and where the request came from,
+ * worked out only when it is needed (a reader's clock, a token pickup's record).
+ */
+export type StatusCaller = { secret: string | null; sessionToken: string | undefined; origin: () => RequestOrigin };
 
 /** The row an answer is made of. */
 export type InitRow = {
@@ -42,34 +50,41 @@ export async function readInitRow(id: string): Promise<InitRow | null> {
 }
 
 /**
- * The status of an init, for any poller. `secret` is what the caller presented as
- * `Authorization: Bearer <secret>`, if anything; it is checked against this init's hash here,
- * in the one read the answer needs; `origin` tells where the request came from, worked out only
- * for a token pickup, which records it (polls are the hot path). With `hold`, a pending init's answer waits for a change.
+ * The status of an init, for any poller. The caller's secret is checked against this init's hash
+ * here, in the one read the answer needs. With `hold`, a pending init's answer waits for a change.
  */
-export async function readInitStatus(cfg: Config, id: string, secret: string | null, origin: () => RequestOrigin, hold: Hold | null = null): Promise<StatusAnswer> {
+export async function readInitStatus(cfg: Config, id: string, caller: StatusCaller, hold: Hold | null = null): Promise<StatusAnswer> {
   if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
-  if (hold === null || hold.seconds === 0) return pollInitStatus(cfg, id, secret, origin, null);
+  if (hold === null || hold.seconds === 0) return pollInitStatus(cfg, id, caller, null);
   // Watched before the first read: a change committed after that read still wakes the wait.
   const watch = watchInit(id, "preferWait");
   try {
-    return await pollInitStatus(cfg, id, secret, origin, { ...hold, watch });
+    return await pollInitStatus(cfg, id, caller, { ...hold, watch });
   } finally {
     watch.close();
   }
 }
 
-async function pollInitStatus(cfg: Config, id: string, secret: string | null, origin: () => RequestOrigin, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
+/** Whose clock a poll moves (lib/init/poll-interval.ts): the session is looked up only for a request that carries one and no secret. */
+async function pollerOf(caller: StatusCaller): Promise<Poller> {
+  if (caller.secret !== null) return { kind: "secret_holder" };
+  const viewer = caller.sessionToken === undefined ? null : await sessionUser(caller.sessionToken);
+  return viewer === null ? { kind: "reader", address: caller.origin().address } : { kind: "viewer", userId: viewer.id };
+}
+
+async function pollInitStatus(cfg: Config, id: string, caller: StatusCaller, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
+  const { secret, origin } = caller;
   const init = await readInitRow(id);
   if (init === null) throw initNotFound();
   // The secret is checked first: a refused request records no poll.
   if (secret !== null) assertInitSecret(secret, init.secretHash);
+  const poller = await pollerOf(caller);
   const now = Date.now();
   const status = effectiveStatus(init.status, init.expiresAt, now);
   const pickup = secret !== null && status === "done" ? await takePickup(cfg, init.id) : null;
   // A held request is one poll: admitted by the clock once, here, at its start.
   try {
-    await admitPoll(init.id, secret === null ? "anyone" : "secret_holder", init.intervalMs, now);
+    await admitPoll(init.id, poller, init.intervalMs, now);
   } catch (error) {
     if (pickup !== null) await returnPickup(pickup);
     throw error;

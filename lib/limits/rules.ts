@@ -74,5 +74,12 @@ export const projectsPerAccount = (cfg: Config) => cfg.limits.projectsPerAccount
 /** Event streams open at once per init, in each process: each holds a place in the waiting room until the init ends. */
 export const MAX_STREAMS_PER_INIT = 16;
 
+/**
+ * The share of a process's waiting room (WAITING_PER_PROCESS) one address (IPv6: its /64) may
+ * hold, waits and streams together: one address's many inits must never fill the room for
+ * everyone else (issue 26).
+ */
+export const WAITING_SHARE_PER_ADDRESS = 0.1;
+
 /** Typed codes compared per init before it is denied (INIT_CODE_CHECK=enter, lib/init/code-check.ts): the code cannot be guessed. */
 export const MAX_CODE_ATTEMPTS = 5;

@@ -76,7 +76,7 @@ async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: str
 /** RFC 8628 §3.5: a pending poll sooner than the interval is slow_down, and the interval grows by 5 s. */
 async function admitDevicePoll(grant: GrantRow, now: number): Promise<void> {
   try {
-    await admitPoll(grant.id, "secret_holder", grant.intervalMs, now);
+    await admitPoll(grant.id, { kind: "secret_holder" }, grant.intervalMs, now);
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== "slow_down") throw error;
     // Each slow_down adds its 5 s, as the client adds them, concurrent ones included.

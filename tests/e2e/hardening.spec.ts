@@ -1,4 +1,3 @@
-import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from "node:http";
 import { connect } from "node:net";
@@ -8,6 +7,7 @@ import { HARDENING_PORT, MAIN_URL, scratchDatabase } from "../../playwright.conf
 import { undecodableSegmentArb } from "../helpers/hostile/generators";
 import { linkedClient } from "../helpers/journey.mjs";
 import { approveAsNewPerson, createInit, newEmail, over, PASSWORD } from "./flow";
+import { startOwnServer, type OwnServer } from "./own-server";
 
 // Headers, logs and URLs under hostile conditions. One server of its own, with an https APP_URL
 // (HSTS, Secure cookies) and its output captured, so the logs can be searched for secrets.
@@ -17,8 +17,7 @@ const SERVER = `http://127.0.0.1:${PORT}`;
 const APP_URL = "https://initlink.test";
 const MASTER_KEY = randomBytes(32).toString("base64");
 
-let server: ChildProcessWithoutNullStreams;
-let output = "";
+let server: OwnServer;
 
 // One server for the file: its tests run in order in one worker.
 test.describe.configure({ mode: "default" });
@@ -26,27 +25,10 @@ test.describe.configure({ mode: "default" });
 test.beforeAll(async () => {
   // Starting a server takes a while on a busy machine.
   test.setTimeout(180_000);
-  const databaseUrl = scratchDatabase("hardening");
-  const env = { ...process.env, PORT: String(PORT), HOSTNAME: "127.0.0.1", APP_URL, DATABASE_URL: databaseUrl, MASTER_KEY };
-  // Node itself, not a shell around it, so that afterAll's kill reaches the server.
-  execFileSync(process.execPath, ["tests/setup/reset-database.mjs"], { env });
-  server = spawn(process.execPath, ["scripts/start.mjs"], { env });
-  server.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  for (let attempt = 0; attempt < 600; attempt++) {
-    try {
-      if ((await fetch(`${SERVER}/api/live`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`the server did not start:\n${output}`);
+  server = await startOwnServer(PORT, { APP_URL, DATABASE_URL: scratchDatabase("hardening"), MASTER_KEY });
 });
 
-test.afterAll(() => {
-  server.kill("SIGTERM");
-});
+test.afterAll(() => server.stop());
 
 const FORM = { "content-type": "application/x-www-form-urlencoded", origin: APP_URL };
 
@@ -127,10 +109,10 @@ test("no token, secret, password or key appears in the server's logs after a ful
   const secrets = { password, session: client.session, initSecret: init.secret, accessToken: client.accessToken, jwt: client.bearer.slice(7), personalToken: personal.token, masterKey: MASTER_KEY };
   for (const [name, value] of Object.entries(secrets)) {
     expect(typeof value === "string" && value.length > 8, name).toBe(true);
-    expect(output.includes(value as string), `${name} appears in the logs`).toBe(false);
+    expect(server.output().includes(value as string), `${name} appears in the logs`).toBe(false);
   }
   // Every request left one JSON line with its id.
-  const requests = output.split("\n").filter((line) => line.startsWith("{") && line.includes('"msg":"request"'));
+  const requests = server.output().split("\n").filter((line) => line.startsWith("{") && line.includes('"msg":"request"'));
   expect(requests.length).toBeGreaterThanOrEqual(10);
   for (const line of requests) expect(JSON.parse(line).request_id).toMatch(/^[0-9a-f-]{36}$/);
 });
@@ -252,7 +234,7 @@ test("a huge body is refused before it is buffered: 413 JSON, and no Next body-s
     else expect(chunked.headers.location).toContain("error=payload_too_large");
   }
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  expect(output).not.toContain("Request body exceeded");
+  expect(server.output()).not.toContain("Request body exceeded");
 });
 
 // A client that goes on streaming after its 413 is cut off, not read (and dropped) until Node's

@@ -11,7 +11,7 @@ export const getInitStatusOperation = operation({
   params: initIdParamsSchema,
   wait: true,
   answer: { status: 200 },
-  errors: ["malformed_path", "invalid_secret", "not_found", "slow_down", "rate_limited", "internal_error"],
+  errors: ["malformed_path", "invalid_secret", "not_found", "slow_down", "rate_limited", "duplicate_session_cookie", "internal_error"],
   doc: {
     operationId: "getInitStatus",
     summary: "Init status (and the access token pickup)",

@@ -17,7 +17,7 @@ export const streamInitEventsOperation = operation({
     operationId: "streamInitEvents",
     summary: "Init status as Server-Sent Events",
     description:
-      "One event per status, each the status answer an anonymous poller gets, with the status as its `id`: `pending` first, then the final one, after which the stream closes. A reconnect with `Last-Event-ID` never repeats an event; one after the final event gets 204, which stops an EventSource. A comment line every 15 s keeps the connection open.",
+      "One event per status, each the status answer an anonymous poller gets, with the status as its `id`: `pending` first, then the final one, after which the stream closes. A reconnect with `Last-Event-ID` never repeats an event; one after the final event gets 204, which stops an EventSource. A comment line every 15 s keeps the connection open. A stream ends after 5 minutes whatever the status: reconnect with `Last-Event-ID`. At most 16 streams per init, and a tenth of a process's waiting room per address (IPv6: its /64), else 429.",
     tag: "Init",
     paramDescriptions: { id: "The init's id." },
     requestHeaders: {

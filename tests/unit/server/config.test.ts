@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/config";
+import { configWarnings, LEGACY_PROXY_RANGES } from "@/server/config.mjs";
 
 // Every configuration needs a master key; 32 bytes of 0x01 in base64.
 const MASTER_KEY = Buffer.alloc(32, 1).toString("base64");
@@ -14,7 +15,7 @@ describe("parseConfig", () => {
       port: 3000,
       initIntervalMs: 5000,
       initLifetimeMs: 900_000,
-      trustProxyHops: 0,
+      trustedProxies: { ranges: [], maxHops: 0 },
       sqliteSynchronous: "FULL",
       workerHeapMb: 384,
       waitingPerProcess: 3072,
@@ -70,6 +71,26 @@ describe("parseConfig", () => {
     const token = "a".repeat(16) + "-._~+/" + "0123456789";
     expect(parseConfig(withKey({ METRICS_TOKEN: ` ${token} ` })).metricsToken).toBe(token);
     expect(parseConfig(withKey({ METRICS_TOKEN: "" })).metricsToken).toBeNull();
+  });
+
+  // Issue 26, item 2: X-Forwarded-For is believed only from the proxies named.
+  it("takes TRUSTED_PROXIES as addresses and CIDR ranges, and refuses anything else", () => {
+    expect(parseConfig(withKey({ TRUSTED_PROXIES: " 10.0.0.2, 192.168.0.0/16 2001:DB8::/32 " })).trustedProxies).toEqual({
+      ranges: ["10.0.0.2/32", "192.168.0.0/16", "2001:db8::/32"],
+      maxHops: Number.POSITIVE_INFINITY,
+    });
+    for (const bad of ["10.0.0.0/33", "2001:db8::/129", "proxy.internal", "10.0.0.0/8/1", "10.0.0.0/"]) {
+      expect(() => parseConfig(withKey({ TRUSTED_PROXIES: bad }))).toThrow(`TRUSTED_PROXIES must list addresses or CIDR ranges (10.0.0.0/8, 2001:db8::/32), not "${bad}"`);
+    }
+  });
+
+  // A hop count alone trusted any peer; an existing setting must still start the service, and say what it now means.
+  it("keeps TRUST_PROXY_HOPS working for loopback and private proxies only, with a warning", () => {
+    expect(parseConfig(withKey({ TRUST_PROXY_HOPS: "1" })).trustedProxies).toEqual({ ranges: LEGACY_PROXY_RANGES, maxHops: 1 });
+    expect(configWarnings(withKey({ TRUST_PROXY_HOPS: "1" }))).toEqual([expect.stringContaining("TRUST_PROXY_HOPS alone now believes X-Forwarded-For only from loopback and private addresses")]);
+    expect(parseConfig(withKey({ TRUST_PROXY_HOPS: "2", TRUSTED_PROXIES: "10.0.0.2" })).trustedProxies).toEqual({ ranges: ["10.0.0.2/32"], maxHops: Number.POSITIVE_INFINITY });
+    expect(configWarnings(withKey({ TRUST_PROXY_HOPS: "2", TRUSTED_PROXIES: "10.0.0.2" }))).toEqual([expect.stringContaining("TRUST_PROXY_HOPS is ignored")]);
+    expect(configWarnings(withKey({ TRUSTED_PROXIES: "10.0.0.2" }))).toEqual([]);
   });
 
   // The browser-approved link of existing clients is off unless asked for (docs/api.md, Compatibility).

@@ -1,0 +1,165 @@
+import { randomBytes } from "node:crypto";
+import { createServer, request as httpRequest, type Server } from "node:http";
+import { expect, test } from "@playwright/test";
+import { scratchDatabase } from "../../playwright.config";
+import { createInit, type CreatedInit, type Send } from "../helpers/journey.mjs";
+import { newEmail, signUpFromInitPage } from "./flow";
+import { startOwnServer, type OwnServer } from "./own-server";
+
+// Addresses and proxies against the production build (issue 26): one server of its own that
+// trusts one proxy (127.0.0.1, run here), and clients from other loopback addresses (the whole
+// 127.0.0.0/8 answers) and from this machine's other interface, which is not loopback.
+
+const firstPort = Number(process.env.E2E_PORT ?? 3100);
+const PORT = firstPort + 10;
+const PROXY_PORT = firstPort + 11;
+const SERVER = `http://127.0.0.1:${PORT}`;
+const PROXY_ADDRESS = "127.0.0.1";
+/** This machine's address on its network interface (not loopback); see docs/testing.md. */
+const OUTSIDE_ADDRESS = process.env.E2E_OUTSIDE_ADDRESS ?? "192.0.2.2";
+
+let server: OwnServer;
+let proxy: Server;
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  proxy = forwardingProxy();
+  await new Promise<void>((resolve) => proxy.listen(PROXY_PORT, PROXY_ADDRESS, resolve));
+  server = await startOwnServer(PORT, {
+    APP_URL: SERVER,
+    DATABASE_URL: scratchDatabase("proxies"),
+    MASTER_KEY: randomBytes(32).toString("base64"),
+    WEB_CONCURRENCY: "1",
+    // Polls a second apart, so that a client's pace is seen in a few seconds.
+    INIT_INTERVAL_MS: "1000",
+    // A room of 20: two places per address.
+    WAITING_PER_PROCESS: "20",
+    // An existing deployment's hop count stays set beside the list that now decides.
+    TRUST_PROXY_HOPS: "1",
+    TRUSTED_PROXIES: PROXY_ADDRESS,
+  });
+});
+
+test.afterAll(() => {
+  proxy.close();
+  server.stop();
+});
+
+/** A reverse proxy as balancers are: it appends the address and port it saw to X-Forwarded-For. */
+function forwardingProxy(): Server {
+  return createServer((incoming, outgoing) => {
+    const seen = `${incoming.socket.remoteAddress}:${incoming.socket.remotePort}`;
+    const forwarded = incoming.headers["x-forwarded-for"];
+    const headers = { ...incoming.headers, "x-forwarded-for": forwarded ? `${forwarded}, ${seen}` : seen };
+    const upstream = httpRequest({ host: "127.0.0.1", port: PORT, localAddress: PROXY_ADDRESS, method: incoming.method, path: incoming.url, headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    upstream.on("error", () => outgoing.destroy());
+    outgoing.on("close", () => upstream.destroy());
+    incoming.pipe(upstream);
+  });
+}
+
+/** The journey's transport from `localAddress`, straight to the server's port or through the proxy. */
+function from(localAddress: string, via: "direct" | "proxy" = "direct"): Send {
+  return (method, path, body, headers = {}) =>
+    new Promise((resolve, reject) => {
+      const port = via === "direct" ? PORT : PROXY_PORT;
+      const request = httpRequest({ host: "127.0.0.1", port, localAddress, method, path, headers }, (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers as Record<string, string>, text }));
+      });
+      request.on("error", reject);
+      request.end(body);
+    });
+}
+
+const createInitAs = (send: Send, headers: Record<string, string>) => send("POST", "/api/init", JSON.stringify({ sender: "@acme/cli" }), { "content-type": "application/json", ...headers });
+
+// Issue 26, item 2: with a hop count, 40 Create Inits with 40 forged addresses all got 201.
+test("a client reaching the port directly cannot pick its address with X-Forwarded-For", async () => {
+  const direct = from("127.0.0.2");
+  const statuses: number[] = [];
+  for (let attempt = 0; attempt < 40; attempt++) statuses.push((await createInitAs(direct, { "x-forwarded-for": `198.51.100.${attempt + 1}` })).status);
+  expect(statuses.filter((status) => status === 201)).toHaveLength(30);
+  expect(statuses.slice(30)).toEqual(Array(10).fill(429));
+  expect(server.output()).toContain("TRUST_PROXY_HOPS is ignored");
+});
+
+test("behind the trusted proxy the address is the one it saw, port and all, not one the client wrote", async () => {
+  const init = await createInit(from("127.0.0.3", "proxy"), { sender: "@acme/cli" }, { "x-forwarded-for": "6.6.6.6" });
+  const page = await from("127.0.0.4")("GET", `/init/${init.id}`);
+  expect(page.text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
+  const forged = await createInit(from("127.0.0.3"), { sender: "@acme/cli" }, { "x-forwarded-for": "6.6.6.6" });
+  expect((await from("127.0.0.4")("GET", `/init/${forged.id}`)).text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
+});
+
+test("metrics answer a loopback caller, never one that forged 127.0.0.1", async () => {
+  expect((await from("127.0.0.2")("GET", "/api/metrics")).status).toBe(200);
+  expect((await from(OUTSIDE_ADDRESS)("GET", "/api/metrics", undefined, { "x-forwarded-for": "127.0.0.1" })).status).toBe(404);
+  expect((await from(OUTSIDE_ADDRESS, "proxy")("GET", "/api/metrics", undefined, { "x-forwarded-for": "127.0.0.1" })).status).toBe(404);
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls the init's status without its secret every `everyMs`, `times` times; the statuses in order. */
+async function pollEvery(send: Send, init: CreatedInit, everyMs: number, times: number, headers: Record<string, string> = {}): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let poll = 0; poll < times; poll++) {
+    if (poll > 0) await sleep(everyMs);
+    statuses.push((await send("GET", `/api/init/${init.id}`, undefined, headers)).status);
+  }
+  return statuses;
+}
+
+// Issue 26, item 3: another address polling every 3.8 s (of 5) made a 5-second poller's every request a 429.
+test("another address polling too fast never slows down a client that keeps time", async () => {
+  const init = await createInit(from("127.0.0.5"));
+  const [client, stranger] = await Promise.all([pollEvery(from("127.0.0.5"), init, 1000, 8), pollEvery(from("127.0.0.6"), init, 800, 10)]);
+  expect(client).toEqual(Array(8).fill(200));
+  expect(stranger).toEqual(Array(10).fill(200));
+  // Still RFC 8628 §3.5 for a reader that itself polls too fast: at once after its last poll.
+  expect((await from("127.0.0.6")("GET", `/api/init/${init.id}`)).status).toBe(429);
+});
+
+// Issue 26, item 3: with the page's event stream blocked, its polling shared the clock of a client
+// that sends no secret, and the original platform's CLI got slow_down at its third poll and gave up.
+test("the init page's polling, its event stream blocked, never slows down a client on the same machine", async ({ page }) => {
+  const init = await createInit(from(PROXY_ADDRESS), { sender: "envsync-cli" });
+  await page.route("**/events", (route) => route.abort());
+  await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  await page.waitForRequest((request) => request.url().endsWith(`/api/init/${init.id}`));
+  const cli = await pollEvery(from(PROXY_ADDRESS), init, 1000, 8, { "user-agent": "envsync-cli/1.4.2" });
+  expect(cli).toEqual(Array(8).fill(200));
+});
+
+/** Opens the init's event stream from `localAddress`: its status, and close() once it was answered 200. */
+function openStream(localAddress: string, init: CreatedInit): Promise<{ status: number; close: () => void }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: "127.0.0.1", port: PORT, localAddress, path: `/api/init/${init.id}/events` }, (response) => {
+      resolve({ status: response.statusCode ?? 0, close: () => request.destroy() });
+      response.resume();
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+// Issue 26, item 4: one address's streams filled the waiting room, and everyone else got 503.
+test("one address holds at most its tenth of the waiting room, and another address still gets a stream", async () => {
+  const hog = "127.0.0.7";
+  const inits = await Promise.all([1, 2, 3].map(() => createInit(from(hog))));
+  const held = [await openStream(hog, inits[0]), await openStream(hog, inits[1])];
+  expect(held.map((stream) => stream.status)).toEqual([200, 200]);
+  const refused = await openStream(hog, inits[2]);
+  expect(refused.status).toBe(429);
+  refused.close();
+  const other = await openStream("127.0.0.8", inits[2]);
+  expect(other.status).toBe(200);
+  for (const stream of [...held, other]) stream.close();
+});
