@@ -13,9 +13,10 @@ const JSON_PREFIXES = ["/api/", "/.well-known/"];
 
 const MALFORMED_PATH_BODY = JSON.stringify({ error: MALFORMED_PATH_MESSAGE, code: "malformed_path" });
 
-// Plain markup: no script or style, so the page's Content-Security-Policy holds as it is.
+// Plain markup: no script or style, so the page's Content-Security-Policy holds as it is; the
+// browser's own light colours, which pass the contrast audit (its dark link colour does not).
 const MALFORMED_PATH_PAGE = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark"><title>Bad request · initlink</title></head>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Bad request · initlink</title></head>
 <body><main><h1>Bad request</h1><p>This address is broken: it has a % that does not start a valid escape. If a terminal sent you here, check that you opened the whole link.</p><p><a href="/">Go to the home page</a></p></main></body></html>
 `;
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { expect, test } from "@playwright/test";
 import { scratchDatabase } from "../../playwright.config";
-import { createInit, type CreatedInit, type Send } from "../helpers/journey.mjs";
+import { createInit, signUp, type CreatedInit, type Send } from "../helpers/journey.mjs";
 import { newEmail, signUpFromInitPage } from "./flow";
 import { startOwnServer, type OwnServer } from "./own-server";
 
@@ -91,11 +91,14 @@ test("a client reaching the port directly cannot pick its address with X-Forward
 });
 
 test("behind the trusted proxy the address is the one it saw, port and all, not one the client wrote", async () => {
+  // The page shows where a request came from to a signed-in account only (issue 26, item 6).
+  const viewer = await signUp(from("127.0.0.4"), { site: SERVER, email: newEmail() });
+  const asViewer = { cookie: viewer.cookie };
   const init = await createInit(from("127.0.0.3", "proxy"), { sender: "@acme/cli" }, { "x-forwarded-for": "6.6.6.6" });
-  const page = await from("127.0.0.4")("GET", `/init/${init.id}`);
+  const page = await from("127.0.0.4")("GET", `/init/${init.id}`, undefined, asViewer);
   expect(page.text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
   const forged = await createInit(from("127.0.0.3"), { sender: "@acme/cli" }, { "x-forwarded-for": "6.6.6.6" });
-  expect((await from("127.0.0.4")("GET", `/init/${forged.id}`)).text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
+  expect((await from("127.0.0.4")("GET", `/init/${forged.id}`, undefined, asViewer)).text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
 });
 
 test("metrics answer a loopback caller, never one that forged 127.0.0.1", async () => {
