@@ -16,6 +16,9 @@ export const ACCESS_TOKEN_PREFIX = "ilat_";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** How much of a token the list shows: the prefix and 4 characters, 24 of its 256 random bits. */
+export const SHOWN_TOKEN_LENGTH = ACCESS_TOKEN_PREFIX.length + 4;
+
 export type IssuedAccessToken = { id: string; token: string; expiresAt: Date | null };
 
 /** Stores a new token; one the person makes themselves is recorded in their activity with it. */
@@ -24,7 +27,7 @@ async function storeToken(userId: string, projectId: string | null, name: string
   const token = randomSecret(ACCESS_TOKEN_PREFIX);
   const id = randomId();
   const created = prisma.accessToken.create({
-    data: { id, tokenHash: hashSecret(token), name: name.slice(0, TOKEN_NAME_MAX), userId, projectId, createdAt: new Date(), expiresAt },
+    data: { id, tokenHash: hashSecret(token), prefix: token.slice(0, SHOWN_TOKEN_LENGTH), name: name.slice(0, TOKEN_NAME_MAX), userId, projectId, createdAt: new Date(), expiresAt },
   });
   if (inActivity) await inOneTransaction(created, accessTokenRecord(prisma, id, "access_token_created"));
   else await created;

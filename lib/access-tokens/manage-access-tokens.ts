@@ -7,6 +7,8 @@ import { RANDOM_ID_PATTERN } from "../secrets";
 
 export type AccessTokenSummary = {
   id: string;
+  /** The token's first characters (null for tokens made before they were kept). */
+  prefix: string | null;
   name: string;
   project: { id: string; name: string } | null;
   createdAt: Date;
@@ -19,7 +21,7 @@ export async function listAccessTokens(userId: string): Promise<AccessTokenSumma
   const prisma = await db();
   return prisma.accessToken.findMany({
     where: { userId },
-    select: { id: true, name: true, project: { select: { id: true, name: true } }, createdAt: true, expiresAt: true, lastUsedAt: true, revokedAt: true },
+    select: { id: true, prefix: true, name: true, project: { select: { id: true, name: true } }, createdAt: true, expiresAt: true, lastUsedAt: true, revokedAt: true },
     orderBy: { createdAt: "desc" },
   });
 }

@@ -35,6 +35,8 @@ function TokenEntry({ token, now }: { token: AccessTokenSummary; now: number }) 
         {token.name}
       </p>
       <dl className="facts">
+        <dt>Token</dt>
+        <dd>{token.prefix === null ? "made before tokens showed their start" : <code>{token.prefix}…</code>}</dd>
         <dt>Scope</dt>
         <dd>{token.project === null ? "All your projects" : <Link href={`/projects/${token.project.id}`}>{token.project.name}</Link>}</dd>
         <dt>Created</dt>

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { SHOWN_TOKEN_LENGTH } from "@/lib/access-tokens/issue-access-token";
+import { listAccessTokens } from "@/lib/access-tokens/manage-access-tokens";
 import { db } from "@/lib/database/db";
 import { hashSecret } from "@/lib/secrets";
 import { createTokenForm, newAccount, revokeLinkForm, revokeTokenForm } from "../../helpers/forms";
@@ -21,6 +23,10 @@ describe("creating an access token on the settings page", () => {
     const stored = await prisma.accessToken.findUniqueOrThrow({ where: { id: body.id } });
     expect(stored).toMatchObject({ tokenHash: hashSecret(body.token), projectId: null, name: "laptop CLI" });
     expect(JSON.stringify(stored)).not.toContain(body.token);
+    // The list shows the token's start, enough to match a token someone holds, and no more.
+    const listed = (await listAccessTokens(stored.userId)).find((token) => token.id === body.id);
+    expect(listed?.prefix).toBe(body.token.slice(0, SHOWN_TOKEN_LENGTH));
+    expect(SHOWN_TOKEN_LENGTH).toBe("ilat_".length + 4);
     // A personal token reaches the person's projects.
     expect((await createLink(client.projectId, randomIv(), withToken(body.token))).status).toBe(200);
   });

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "AccessToken" ADD COLUMN "prefix" TEXT;
+
