@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import * as client from "openid-client";
 import { MAIN_URL, SHORT_URL } from "../../playwright.config";
 import { approveTypingTheCode, denyAsNewPerson } from "./client-flow";
-import { newEmail, PASSWORD } from "./flow";
+import { newEmail, signUpFromInitPage } from "./flow";
 
 // An unmodified, widely used OAuth client library (openid-client) logs in to the production
 // build with the Device Authorization Grant (RFC 8628), discovering the server from its
@@ -102,10 +102,9 @@ test("the verification page: a person opens verification_uri, signs up, types th
   const device = await client.initiateDeviceAuthorization(config, {});
   const polling = client.pollDeviceAuthorizationGrant(config, device);
   await page.goto(device.verification_uri);
-  await page.getByRole("link", { name: "Create an account" }).click();
-  await page.getByLabel("Email").fill(newEmail());
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Create account" }).click();
+  // Signed out, /device sends the person to sign in, and from there to create an account.
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
+  await signUpFromInitPage(page, newEmail());
   await expect(page.getByRole("heading", { name: "Enter a code" })).toBeVisible();
   await page.getByLabel("Code shown in your terminal").fill("zzzz-zzzz");
   await page.getByRole("button", { name: "Continue" }).click();
