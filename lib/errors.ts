@@ -64,6 +64,20 @@ export const ERRORS = {
     meaning: "The access token or link bearer is malformed, unknown, revoked or expired.",
     example: "The access token is not valid.",
   },
+  // RFC 9449 §7.1 at the API (401 with a DPoP challenge), §5 at the OAuth endpoints (400).
+  invalid_dpop_proof: {
+    status: 401,
+    meaning:
+      "RFC 9449: the DPoP proof is missing where the token or code is bound to a key, malformed, signed by another key, made for another method, URL or access token, too old, or used before.",
+    example: "This DPoP proof was used before: make a new one for each request.",
+    oauth: { status: 400 },
+  },
+  use_dpop_nonce: {
+    status: 401,
+    meaning: "RFC 9449 §8–9: the DPoP proof must carry the server's current nonce: send a new proof with the one in this answer's `DPoP-Nonce` header.",
+    example: "Send a new DPoP proof with the nonce of the DPoP-Nonce header.",
+    oauth: { status: 400 },
+  },
   cross_site_request: {
     status: 403,
     meaning: "A form was sent from another site (pages only).",
@@ -222,8 +236,11 @@ export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
 
 export type FieldProblem = { field: string; message: string };
 
-/** What a client needs besides the message: the fields at fault, the interval to keep, when to try again. */
-export type ErrorData = { fields?: FieldProblem[]; interval?: number; retryInSeconds?: number };
+/**
+ * What a client needs besides the message: the fields at fault, the interval to keep, when to try
+ * again; and for a 401 whose credential is a DPoP-bound token, its challenge's scheme (RFC 9449 §7.1).
+ */
+export type ErrorData = { fields?: FieldProblem[]; interval?: number; retryInSeconds?: number; challenge?: "DPoP" };
 
 export class ApiError extends Error {
   constructor(

@@ -22,23 +22,26 @@ export const SHOWN_TOKEN_LENGTH = ACCESS_TOKEN_PREFIX.length + 4;
 export type IssuedAccessToken = { id: string; token: string; expiresAt: Date | null };
 
 /** Stores a new token; one the person makes themselves is recorded in their activity with it. */
-async function storeToken(userId: string, projectId: string | null, name: string, expiresAt: Date | null, inActivity: boolean): Promise<IssuedAccessToken> {
+async function storeToken(userId: string, projectId: string | null, name: string, expiresAt: Date | null, inActivity: boolean, dpopJkt: string | null = null): Promise<IssuedAccessToken> {
   const prisma = await db();
   const token = randomSecret(ACCESS_TOKEN_PREFIX);
   const id = randomId();
   const created = prisma.accessToken.create({
-    data: { id, tokenHash: hashSecret(token), prefix: token.slice(0, SHOWN_TOKEN_LENGTH), name: name.slice(0, TOKEN_NAME_MAX), userId, projectId, createdAt: new Date(), expiresAt },
+    data: { id, tokenHash: hashSecret(token), prefix: token.slice(0, SHOWN_TOKEN_LENGTH), name: name.slice(0, TOKEN_NAME_MAX), userId, projectId, createdAt: new Date(), expiresAt, dpopJkt },
   });
   if (inActivity) await inOneTransaction(created, accessTokenRecord(prisma, id, "access_token_created"));
   else await created;
   return { id, token, expiresAt };
 }
 
-/** The token a client collects after its init is approved: one project, ACCESS_TOKEN_LIFETIME_DAYS. */
-export async function issueProjectAccessToken(cfg: Config, userId: string, projectId: string, name: string): Promise<IssuedAccessToken & { expiresAt: Date }> {
+/**
+ * The token a client collects after its init is approved: one project, ACCESS_TOKEN_LIFETIME_DAYS;
+ * bound to the DPoP key whose thumbprint is `dpopJkt` (RFC 9449), if one is given.
+ */
+export async function issueProjectAccessToken(cfg: Config, userId: string, projectId: string, name: string, dpopJkt: string | null): Promise<IssuedAccessToken & { expiresAt: Date }> {
   const expiresAt = new Date(Date.now() + cfg.accessTokenLifetimeMs);
   // The activity records what it is for: its collection (lib/init/token-pickup.ts) or its link.
-  return { ...(await storeToken(userId, projectId, name, expiresAt, false)), expiresAt };
+  return { ...(await storeToken(userId, projectId, name, expiresAt, false, dpopJkt)), expiresAt };
 }
 
 /** What the new-token form gets back: the token itself, this once and never again. */

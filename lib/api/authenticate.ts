@@ -5,7 +5,8 @@ import { ApiError, invalidToken, notFound } from "../errors";
 import { verifyLinkBearerForPath, type VerifiedLinkBearer } from "../links/link-bearer";
 import { isLoopback } from "../ip-address";
 import { hashSecret, secretMatchesHash } from "../secrets";
-import { authenticateAccessToken, type AuthenticatedToken } from "../access-tokens/authenticate-access-token";
+import { authenticateAccessToken, type AuthenticatedToken, type PresentedToken } from "../access-tokens/authenticate-access-token";
+import type { DpopRequest } from "../oauth/dpop";
 import { clientAddress } from "./client-address";
 
 // How each operation's caller proves who it is, in one place. The route wrapper runs the mode an
@@ -16,7 +17,7 @@ export type Credentials = {
   none: null;
   /** A signed-in person (session cookie). */
   session: SessionUser;
-  /** An access token (`Authorization: Bearer ilat_…`): Create Project Link. */
+  /** An access token (`Authorization: Bearer ilat_…`, or `DPoP ilat_…` with a proof for a bound one): Create Project Link. */
   accessToken: AuthenticatedToken;
   /**
    * Create Project Link's caller: an access token, or null for a request with no Authorization
@@ -45,7 +46,7 @@ export const takesBearer = (mode: Authentication): boolean => mode !== "none" &&
 
 export type RawParams = Record<string, string | string[] | undefined>;
 
-type Authenticator<A extends Authentication> = (cfg: Config, headers: Headers, params: RawParams) => Promise<Credentials[A]>;
+type Authenticator<A extends Authentication> = (cfg: Config, headers: Headers, params: RawParams, dpop: DpopRequest) => Promise<Credentials[A]>;
 
 const BEARER_HEADER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 // Existing clients put the link's `bearer` ("Bearer <JWT>") after their own "Bearer ": one
@@ -64,8 +65,18 @@ function bearerCredential(headers: Headers, onInvalid: () => ApiError, allowDoub
   return match[1];
 }
 
-const accessTokenOf = (headers: Headers) =>
-  authenticateAccessToken(bearerCredential(headers, () => invalidToken("Send the access token as Authorization: Bearer <token>.")));
+// RFC 9449 §7.1: a DPoP-bound access token comes under the DPoP scheme, with the same token68 syntax.
+const DPOP_HEADER = /^DPoP +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** The access token of `Authorization: Bearer <token>` or `Authorization: DPoP <token>`, with its scheme; null when absent. */
+function presentedAccessToken(headers: Headers): PresentedToken | null {
+  const dpop = DPOP_HEADER.exec(headers.get("authorization") ?? "");
+  if (dpop !== null) return { scheme: "DPoP", token: dpop[1] };
+  const token = bearerCredential(headers, () => invalidToken("Send the access token as Authorization: Bearer <token> (DPoP <token> for a DPoP-bound one)."));
+  return token === null ? null : { scheme: "Bearer", token };
+}
+
+const accessTokenOf = (cfg: Config, headers: Headers, dpop: DpopRequest) => authenticateAccessToken(cfg, presentedAccessToken(headers), dpop);
 
 const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
   none: async () => null,
@@ -74,8 +85,8 @@ const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
     if (user === null) throw new ApiError("unauthorized", "Sign in first.");
     return user;
   },
-  accessToken: async (_cfg, headers) => accessTokenOf(headers),
-  linkRequest: async (cfg, headers) => (cfg.legacyLinkApproval.enabled && headers.get("authorization") === null ? null : accessTokenOf(headers)),
+  accessToken: async (cfg, headers, _params, dpop) => accessTokenOf(cfg, headers, dpop),
+  linkRequest: async (cfg, headers, _params, dpop) => (cfg.legacyLinkApproval.enabled && headers.get("authorization") === null ? null : accessTokenOf(cfg, headers, dpop)),
   linkBearer: async (cfg, headers, params) => {
     const message = "Send the link's bearer as Authorization: Bearer <JWT>.";
     const jwt = bearerCredential(headers, () => invalidToken(message), true);
@@ -97,7 +108,7 @@ const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
   },
 };
 
-export function authenticate<A extends Authentication>(mode: A, cfg: Config, headers: Headers, params: RawParams): Promise<Credentials[A]> {
+export function authenticate<A extends Authentication>(mode: A, cfg: Config, headers: Headers, params: RawParams, dpop: DpopRequest): Promise<Credentials[A]> {
   const authenticator: Authenticator<A> = AUTHENTICATORS[mode];
-  return authenticator(cfg, headers, params);
+  return authenticator(cfg, headers, params, dpop);
 }

@@ -79,6 +79,8 @@ export type Operation<A extends Authentication = Authentication, P = unknown, B 
   auth: A;
   /** The service's own error answers unless "oauth". */
   dialect?: Dialect;
+  /** A step of a DPoP client's flow (RFC 9449): every answer carries `DPoP-Nonce`, the nonce for its next proof (§8). */
+  dpop?: true;
   /** State-changing forms and fetches of this site's own pages: refuse cross-site requests (CSRF). */
   sameOrigin?: true;
   params?: z.ZodType<P>;

@@ -1,4 +1,5 @@
 import { ERRORS, oauthError, type ApiError } from "../errors";
+import { DPOP_ALGORITHMS } from "../oauth/schemas";
 import type { Dialect } from "./operation";
 
 // Answers of the API are never cached: they carry state that changes and, later, secrets.
@@ -24,7 +25,10 @@ export function errorResponse(error: ApiError, envelope: Record<string, unknown>
   const { status } = ERRORS[error.code];
   const headers: Record<string, string> = {};
   if (retryInSeconds !== undefined) headers["Retry-After"] = String(retryInSeconds);
-  if (status === 401 && bearerChallenge) {
+  if (status === 401 && (error.data.challenge === "DPoP" || error.code === "invalid_dpop_proof" || error.code === "use_dpop_nonce")) {
+    // RFC 9449 §7.1: a DPoP-bound token, or its proof, refused.
+    headers["WWW-Authenticate"] = `DPoP realm="initlink", error="${error.code}", algs="${DPOP_ALGORITHMS.join(" ")}"`;
+  } else if (status === 401 && bearerChallenge) {
     // RFC 6750 §3: a presented but unusable credential is named as such.
     headers["WWW-Authenticate"] = error.code === "invalid_token" ? 'Bearer realm="initlink", error="invalid_token"' : 'Bearer realm="initlink"';
   }

@@ -2,6 +2,7 @@ import { logger } from "../../server/logger.mjs";
 import { loggedPath, REQUEST_ID_HEADER } from "../../server/request-context.mjs";
 import { config, type Config } from "../config";
 import { ApiError, ERRORS, rateLimited, secondsToWait } from "../errors";
+import { dpopNonce, type DpopRequest } from "../oauth/dpop";
 import type { RequestOrigin } from "../request-origin";
 import { authenticate, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
 import { discardBody, readFormBody, readJsonBody, readOAuthFormBody } from "./body";
@@ -49,6 +50,8 @@ type OperationInput<A extends Authentication, P, B> = {
   /** Aborted when the client goes away: a waiting or streaming operation lets go at once. */
   signal: AbortSignal;
   headers: Headers;
+  /** The request's DPoP proof, method and URL (on APP_URL), for an operation that takes proofs. */
+  dpop: DpopRequest;
 };
 
 /** Reads the body; a form's raw fields go to `received` before they are parsed. */
@@ -66,6 +69,11 @@ async function readBody<B>(request: Request, option: BodyOption<B> | undefined, 
 
 function logUnexpectedError(request: Request, error: unknown): void {
   logger().error({ err: error, request_id: request.headers.get(REQUEST_ID_HEADER), path: loggedPath(new URL(request.url).pathname) }, "unhandled error");
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
 export function route<A extends Authentication, P, B, Ans extends Answer<P, never>>(
@@ -93,9 +101,12 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
     const leaveWaitingRoom = place !== null && "leave" in place ? place.leave : null;
     const wait = place !== null && "refused" in place ? null : asked;
     let formFields: Record<string, string> | undefined;
+    // RFC 9449 §8: every answer of an operation that takes proofs carries the nonce to put in the next.
+    const nonce: Record<string, string> = op.dpop ? { "DPoP-Nonce": dpopNonce(cfg) } : {};
+    const dpop: DpopRequest = { proof: headers.get("dpop"), method: request.method, url: `${cfg.appUrl}${new URL(request.url).pathname}` };
     try {
       if (op.sameOrigin) assertSameOrigin(cfg, headers);
-      const auth = await authenticate(op.auth, cfg, headers, raw);
+      const auth = await authenticate(op.auth, cfg, headers, raw, dpop);
       if (!parsed.success) throw invalidRequest(parsed.error);
       const body = (await readBody(request, op.body, op.dialect ?? "initlink", (fields) => (formFields = fields))) as B;
       const result = await handler({
@@ -115,6 +126,7 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
         wait: wait ?? 0,
         signal: request.signal,
         headers,
+        dpop,
       });
       if ("stream" in answer) {
         const source = result as EventSource | null;
@@ -143,11 +155,11 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
         return redirectResponse(cfg.appUrl, to, session === undefined ? undefined : session === null ? clearedSessionCookie(cfg) : sessionCookie(cfg, session));
       }
       const applied: Record<string, string> = wait === null ? {} : { "Preference-Applied": `wait=${wait}` };
-      return jsonResponse(answer.status, result, { ...answer.headers?.(result), ...applied });
+      return jsonResponse(answer.status, result, { ...answer.headers?.(result), ...applied, ...nonce });
     } catch (error) {
       if (!(error instanceof ApiError)) logUnexpectedError(request, error);
       const known = error instanceof ApiError ? error : new ApiError("internal_error", ERRORS.internal_error.example);
-      if (!("redirect" in answer)) return errorResponse(known, op.errorEnvelope, takesBearer(op.auth), op.dialect);
+      if (!("redirect" in answer)) return withHeaders(errorResponse(known, op.errorEnvelope, takesBearer(op.auth), op.dialect), nonce);
       const target = new URL(params === undefined ? "/" : answer.back(params, query()), cfg.appUrl);
       target.searchParams.set("error", known.code);
       const kept = answer.keep && formFields ? answer.keep(cfg, formFields, known) : undefined;

@@ -19,7 +19,8 @@ export const initPageUrl = (cfg: Config, id: string) => `${cfg.appUrl}/init/${id
 export const INIT_SECRET_PREFIX = "ilsec_";
 
 // URLs come from the configured APP_URL only, never from the request's Host.
-export async function createInit(cfg: Config, body: CreateInitBody, origin: RequestOrigin): Promise<CreatedInit> {
+/** `dpopJkt`: the DPoP key the init's token is bound to (a device authorization's proof, lib/oauth/device-authorization.ts). */
+export async function createInit(cfg: Config, body: CreateInitBody, origin: RequestOrigin, dpopJkt: string | null = null): Promise<CreatedInit> {
   await consumeRateLimit(limitRules(cfg).createInit, addressSubject(origin.address));
   const now = Date.now();
   const secret = randomSecret(INIT_SECRET_PREFIX);
@@ -41,6 +42,7 @@ export async function createInit(cfg: Config, body: CreateInitBody, origin: Requ
     userCodeShown: body.user_code_shown,
     observedIp: origin.address,
     observedUserAgent: origin.userAgent,
+    dpopJkt,
   });
   return {
     id: init.id,

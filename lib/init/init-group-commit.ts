@@ -33,6 +33,7 @@ export type InitRow = {
   createdAt: Date;
   expiresAt: Date;
   userCodeShown: boolean;
+  dpopJkt: string | null;
 };
 type Waiting = { row: InitRow; resolve: () => void; reject: (error: unknown) => void };
 
@@ -51,6 +52,7 @@ const INSERTED: Record<keyof InitRow, true> = {
   createdAt: true,
   expiresAt: true,
   userCodeShown: true,
+  dpopJkt: true,
 };
 const COLUMNS = Object.keys(INSERTED) as (keyof InitRow)[];
 const COLUMN_LIST = COLUMNS.map((column) => `"${column}"`).join(", ");

@@ -2,6 +2,7 @@ import { sessionUser } from "../auth/sessions";
 import type { Config } from "../config";
 import { directSql, timestampMs } from "../database/direct-sql";
 import { projectUrl } from "../projects/projects";
+import type { DpopRequest } from "../oauth/dpop";
 import type { RequestOrigin } from "../request-origin";
 import { RANDOM_ID_PATTERN } from "../secrets";
 import { watchInit, type InitWatch } from "./init-events";
@@ -22,9 +23,10 @@ export type Hold = { seconds: number; signal: AbortSignal };
 /**
  * Who asks: what they presented as `Authorization: Bearer <secret>`, if anything; the session
  * token the request carries (the init page's own polling); and where the request came from,
- * worked out only when it is needed (a reader's clock, a token pickup's record).
+ * worked out only when it is needed (a reader's clock, a token pickup's record); and the DPoP
+ * proof a token pickup is bound by (lib/init/token-pickup.ts).
  */
-export type StatusCaller = { secret: string | null; sessionToken: string | undefined; origin: () => RequestOrigin };
+export type StatusCaller = { secret: string | null; sessionToken: string | undefined; origin: () => RequestOrigin; dpop: DpopRequest };
 
 /** The row an answer is made of. */
 export type InitRow = {
@@ -73,7 +75,7 @@ async function pollerOf(caller: StatusCaller): Promise<Poller> {
 }
 
 async function pollInitStatus(cfg: Config, id: string, caller: StatusCaller, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
-  const { secret, origin } = caller;
+  const { secret, origin, dpop } = caller;
   const init = await readInitRow(id);
   if (init === null) throw initNotFound();
   // The secret is checked first: a refused request records no poll.
@@ -89,12 +91,12 @@ async function pollInitStatus(cfg: Config, id: string, caller: StatusCaller, hel
     if (pickup !== null) await returnPickup(pickup);
     throw error;
   }
-  if (held !== null && status === "pending") return heldAnswer(cfg, init, secret, origin, held);
-  return statusAnswer(cfg, init, status, now, secret, origin);
+  if (held !== null && status === "pending") return heldAnswer(cfg, init, caller, held);
+  return statusAnswer(cfg, init, status, now, secret === null ? null : { secret, dpop }, origin);
 }
 
 /** The answer once the held init changed, expired, or the wait ended; the row is read again only then. */
-async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, origin: () => RequestOrigin, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
+async function heldAnswer(cfg: Config, first: InitRow, { secret, origin, dpop }: StatusCaller, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
   const until = Math.min(Date.now() + held.seconds * 1000, first.expiresAt.getTime());
   let init = first;
   let now = Date.now();
@@ -110,15 +112,22 @@ async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, or
   }
   // A client that went away must not spend the one-time token on an answer nobody reads.
   if (secret !== null && status === "done" && !held.signal.aborted) await takePickup(cfg, init.id);
-  return statusAnswer(cfg, init, status, now, secret, origin);
+  return statusAnswer(cfg, init, status, now, secret === null ? null : { secret, dpop }, origin);
 }
 
-/** The answer for a row read at `now`; the pickup's extras only for the secret's holder. */
-export async function statusAnswer(cfg: Config, init: InitRow, status: InitStatus, now: number, secret: string | null, origin: () => RequestOrigin): Promise<StatusAnswer> {
+/** The answer for a row read at `now`; the pickup's extras only for the secret's holder (with the request's DPoP proof). */
+export async function statusAnswer(
+  cfg: Config,
+  init: InitRow,
+  status: InitStatus,
+  now: number,
+  holder: { secret: string; dpop: DpopRequest } | null,
+  origin: () => RequestOrigin,
+): Promise<StatusAnswer> {
   const answer: StatusAnswer = { id: init.id, status, timestamp: now, interval: init.intervalMs, expires_at: init.expiresAt.getTime() };
   // Clients of the original platform stop polling only on an `error`: without one they poll a denied or expired init until their own timeout.
   if (status === "denied" || status === "expired") return { ...answer, error: NOT_PENDING[status] };
   if (status !== "done" || init.projectId === null) return answer;
   const done = { ...answer, project_id: init.projectId, project_url: projectUrl(cfg, init.projectId) };
-  return secret === null ? done : { ...done, ...(await pickupExtras(cfg, init.id, init.accessTokenId !== null, origin())) };
+  return holder === null ? done : { ...done, ...(await pickupExtras(cfg, init.id, init.accessTokenId !== null, origin(), holder.dpop)) };
 }

@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import { tokenCollectedRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../database/db";
 import { ApiError } from "../errors";
+import { verifyDpopProof, type DpopRequest } from "../oauth/dpop";
 import { consumeRateLimit, giveBack, type TakenUnit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
@@ -40,8 +41,8 @@ export async function returnPickup(unit: TakenUnit): Promise<void> {
   await giveBack(unit);
 }
 
-/** A done init's approval: the project and the account that approved it. */
-export type Approval = { initId: string; sender: string; senderDevice: string | null; projectId: string; approvedById: string };
+/** A done init's approval: the project and the account that approved it; the DPoP key its token is bound to, if any. */
+export type Approval = { initId: string; sender: string; senderDevice: string | null; projectId: string; approvedById: string; dpopJkt: string | null };
 
 /**
  * Issues the approval's access token and claims it for this request (`origin`), once: the token
@@ -51,7 +52,7 @@ export type Approval = { initId: string; sender: string; senderDevice: string | 
 export async function claimAccessToken(cfg: Config, approval: Approval, origin: RequestOrigin): Promise<IssuedProjectToken | null> {
   const prisma = await db();
   const name = approval.senderDevice ? `${approval.sender} on ${approval.senderDevice}` : approval.sender;
-  const issued = await issueProjectAccessToken(cfg, approval.approvedById, approval.projectId, name);
+  const issued = await issueProjectAccessToken(cfg, approval.approvedById, approval.projectId, name, approval.dpopJkt);
   const [claimed] = await inOneTransaction(
     prisma.init.updateMany({ where: { id: approval.initId, accessTokenId: null }, data: { accessTokenId: issued.id } }),
     tokenCollectedRecord(prisma, approval.initId, issued.id, origin),
@@ -61,17 +62,28 @@ export async function claimAccessToken(cfg: Config, approval: Approval, origin: 
   return null;
 }
 
-/** The extras of a done init for its secret's holder, whose request is `origin`. */
-export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean, origin: RequestOrigin): Promise<PickupExtras> {
+/**
+ * RFC 9449 at the pickup: the key the token is bound to. An init bound to a key (its device
+ * authorization carried a proof) hands its token only to a proof of that key; an unbound one
+ * binds the token to the request's proof, if it carries one, and otherwise issues a bearer token.
+ */
+export async function pickupKey(cfg: Config, boundJkt: string | null, dpop: DpopRequest): Promise<string | null> {
+  if (boundJkt !== null) return verifyDpopProof(cfg, dpop, { jkt: boundJkt });
+  return dpop.proof === null ? null : verifyDpopProof(cfg, dpop);
+}
+
+/** The extras of a done init for its secret's holder, whose request is `origin` (with its DPoP proof, if any). */
+export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean, origin: RequestOrigin, dpop: DpopRequest): Promise<PickupExtras> {
   const prisma = await db();
   const init = await prisma.init.findUniqueOrThrow({
     where: { id: initId },
-    select: { sender: true, senderDevice: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true } } },
+    select: { sender: true, senderDevice: true, dpopJkt: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true } } },
   });
   if (init.project === null || init.approvedBy === null) return {};
   const extras: PickupExtras = { project: init.project, approved_by: { email: init.approvedBy.email } };
   if (alreadyIssued) return extras;
-  const approval = { initId, sender: init.sender, senderDevice: init.senderDevice, projectId: init.project.id, approvedById: init.approvedBy.id };
+  const dpopJkt = await pickupKey(cfg, init.dpopJkt, dpop);
+  const approval = { initId, sender: init.sender, senderDevice: init.senderDevice, projectId: init.project.id, approvedById: init.approvedBy.id, dpopJkt };
   const issued = await claimAccessToken(cfg, approval, origin);
   if (issued === null) return extras;
   return { ...extras, access_token: issued.token, access_token_expires_at: issued.expiresAt.getTime() };

@@ -80,7 +80,7 @@ async function claim(cfg: Config, projectId: string, iv: string, approval: { app
   try {
     // The token names the link on the project page: by the client's software, as no sender or device was given.
     const client = clientSoftware(origin.userAgent) ?? "A client";
-    const issued = await issueProjectAccessToken(cfg, approverId, projectId, `${client}, approved in the browser (iv ${iv.slice(0, 8)}…)`);
+    const issued = await issueProjectAccessToken(cfg, approverId, projectId, `${client}, approved in the browser (iv ${iv.slice(0, 8)}…)`, null);
     tokenId = issued.id;
     try {
       answer = await createProjectLink(cfg, { id: issued.id, userId: approverId, projectId, expiresAt: issued.expiresAt }, projectId, iv, origin);

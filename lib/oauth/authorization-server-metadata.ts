@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import { DEVICE_CODE_GRANT, type AuthorizationServerMetadata } from "./schemas";
+import { DEVICE_CODE_GRANT, DPOP_ALGORITHMS, type AuthorizationServerMetadata } from "./schemas";
 
 // RFC 8414: what an OAuth client discovers at /.well-known/oauth-authorization-server. The
 // issuer is APP_URL byte for byte (§3.3: the client compares it with where it looked).
@@ -17,5 +17,6 @@ export function authorizationServerMetadata(cfg: Config): AuthorizationServerMet
     response_types_supported: [],
     token_endpoint_auth_methods_supported: ["none"],
     service_documentation: `${cfg.appUrl}/docs`,
+    dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
   };
 }

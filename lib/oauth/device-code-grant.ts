@@ -5,28 +5,42 @@ import { ApiError, authorizationPending, invalidGrant, slowDown } from "../error
 import { INIT_SECRET_PREFIX } from "../init/create-init";
 import { effectiveStatus } from "../init/init-lifecycle";
 import { admitPoll } from "../init/poll-interval";
-import { claimAccessToken } from "../init/token-pickup";
+import { claimAccessToken, pickupKey } from "../init/token-pickup";
 import { projectUrl } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
 import { hashSecret } from "../secrets";
+import type { DpopRequest } from "./dpop";
 import { DEVICE_CODE_GRANT, type TokenAnswer, type TokenBody } from "./schemas";
 
 // The token endpoint (RFC 6749 §3.2) and its device-code grant (RFC 8628 §3.4–3.5). The device
 // code is the init's secret: the grant reads the init by its hash, keeps the init's poll clock
 // (the secret holder's, shared with the status resource), and on approval claims the init's
 // one access token, as the status resource's pickup does. Every refusal is an OAuth error and
-// writes nothing, except slow_down's longer interval, which §3.5 makes the client keep.
+// writes nothing, except slow_down's longer interval, which §3.5 makes the client keep. A request
+// with a DPoP proof (RFC 9449 §5) gets a token bound to its key; a device code whose authorization
+// carried a proof takes only proofs of that key.
 
 /** RFC 8628 §3.5: each slow_down adds 5 seconds to the interval the client must keep. */
 export const SLOW_DOWN_STEP_MS = 5000;
 /** The interval stops growing here: a client past it is slow enough. */
 export const MAX_INTERVAL_MS = 60_000;
 
-type GrantRow = { id: string; status: string; intervalMs: number; expiresAt: Date; sender: string; senderDevice: string | null; projectId: string | null; approvedById: string | null; accessTokenId: string | null };
+type GrantRow = {
+  id: string;
+  status: string;
+  intervalMs: number;
+  expiresAt: Date;
+  sender: string;
+  senderDevice: string | null;
+  projectId: string | null;
+  approvedById: string | null;
+  accessTokenId: string | null;
+  dpopJkt: string | null;
+};
 type StoredGrantRow = Omit<GrantRow, "intervalMs" | "expiresAt"> & { intervalMs: number | string; expiresAt: string };
 
 // Read on every poll, so on the driver itself (lib/database/direct-sql.ts).
-const GRANT_ROW = `SELECT "id", "status", "intervalMs", "expiresAt", "sender", "senderDevice", "projectId", "approvedById", "accessTokenId" FROM "Init" WHERE "secretHash" = ?`;
+const GRANT_ROW = `SELECT "id", "status", "intervalMs", "expiresAt", "sender", "senderDevice", "projectId", "approvedById", "accessTokenId", "dpopJkt" FROM "Init" WHERE "secretHash" = ?`;
 
 async function readGrant(deviceCode: string): Promise<GrantRow | null> {
   if (!deviceCode.startsWith(INIT_SECRET_PREFIX)) return null;
@@ -39,18 +53,20 @@ async function readGrant(deviceCode: string): Promise<GrantRow | null> {
 const missing = (name: string) => new ApiError("invalid_request", `${name} is required.`, { fields: [{ field: name, message: "is required" }] });
 
 /** A token request: the grant its grant_type names, or unsupported_grant_type. */
-export async function requestToken(cfg: Config, body: TokenBody, origin: () => RequestOrigin): Promise<TokenAnswer> {
+export async function requestToken(cfg: Config, body: TokenBody, origin: () => RequestOrigin, dpop: DpopRequest): Promise<TokenAnswer> {
   if (body.grant_type !== DEVICE_CODE_GRANT) throw new ApiError("unsupported_grant_type", `grant_type must be ${DEVICE_CODE_GRANT}.`);
   // RFC 8628 §3.4: device_code, and client_id from a client that does not authenticate.
   if (body.device_code === undefined) throw missing("device_code");
   if (body.client_id === undefined) throw missing("client_id");
-  return exchangeDeviceCode(cfg, body.device_code, body.client_id, origin);
+  return exchangeDeviceCode(cfg, body.device_code, body.client_id, origin, dpop);
 }
 
-async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: string, origin: () => RequestOrigin): Promise<TokenAnswer> {
+async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: string, origin: () => RequestOrigin, dpop: DpopRequest): Promise<TokenAnswer> {
   const grant = await readGrant(deviceCode);
   // RFC 6749 §5.2: unknown, or issued to another client.
   if (grant === null || grant.sender !== clientId) throw invalidGrant("The device code is not valid for this client.");
+  // RFC 9449 §5: the proof is checked (and spent) on every request that carries one, pending polls too.
+  const dpopJkt = await pickupKey(cfg, grant.dpopJkt, dpop);
   const now = Date.now();
   const status = effectiveStatus(grant.status, grant.expiresAt, now);
   if (status === "expired") throw new ApiError("expired_token", "The device code has expired. Start again.");
@@ -60,13 +76,13 @@ async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: str
     throw authorizationPending();
   }
   if (grant.accessTokenId !== null || grant.projectId === null || grant.approvedById === null) throw invalidGrant("The device code was already exchanged.");
-  const approval = { initId: grant.id, sender: grant.sender, senderDevice: grant.senderDevice, projectId: grant.projectId, approvedById: grant.approvedById };
+  const approval = { initId: grant.id, sender: grant.sender, senderDevice: grant.senderDevice, projectId: grant.projectId, approvedById: grant.approvedById, dpopJkt };
   const issued = await claimAccessToken(cfg, approval, origin());
   // RFC 6749 §4.1.2's rule for codes, kept for device codes: exchanged exactly once.
   if (issued === null) throw invalidGrant("The device code was already exchanged.");
   return {
     access_token: issued.token,
-    token_type: "Bearer",
+    token_type: dpopJkt === null ? "Bearer" : "DPoP",
     expires_in: Math.max(1, Math.floor((issued.expiresAt.getTime() - Date.now()) / 1000)),
     project_id: grant.projectId,
     project_url: projectUrl(cfg, grant.projectId),

@@ -8,6 +8,9 @@ import { requiredText } from "../text";
 /** RFC 8628 §3.4's grant type. */
 export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 
+/** RFC 9449 §4.2: the DPoP proofs' algorithms, asymmetric only (`none` and MACs prove no private key). */
+export const DPOP_ALGORITHMS = ["ES256", "ES384", "EdDSA", "Ed25519", "PS256", "RS256"] as const;
+
 // The client_id is what the init page shows as the application, as Create Init's sender.
 const clientId = requiredText(SENDER_MAX);
 
@@ -64,7 +67,7 @@ export type DeviceAuthorizationAnswer = z.infer<typeof deviceAuthorizationAnswer
 export const tokenAnswerSchema = z
   .object({
     access_token: z.string().startsWith("ilat_").meta({ description: "The access token for the approved project (Create Project Link)." }),
-    token_type: z.literal("Bearer"),
+    token_type: z.enum(["Bearer", "DPoP"]).meta({ description: "`DPoP` when the token request carried a DPoP proof (RFC 9449 §5): the token is bound to its key." }),
     expires_in: seconds("How long the access token lives"),
     project_id: z.string().meta({ description: "The project the person chose (an additional parameter, RFC 6749 §5.1)." }),
     project_url: z.url().meta({ description: "The project's page." }),
@@ -93,6 +96,7 @@ export const authorizationServerMetadataSchema = z
     response_types_supported: z.array(z.string()).meta({ description: "Empty: there is no authorization endpoint, only the device flow." }),
     token_endpoint_auth_methods_supported: z.array(z.literal("none")).meta({ description: "Public clients: `client_id` only." }),
     service_documentation: z.url(),
+    dpop_signing_alg_values_supported: z.array(z.enum(DPOP_ALGORITHMS)).meta({ description: "RFC 9449 §5.1: the algorithms a DPoP proof may be signed with." }),
   })
   .meta({ description: "RFC 8414 §2." });
 

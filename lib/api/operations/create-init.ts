@@ -7,6 +7,7 @@ export const createInitOperation = operation({
   method: "POST",
   route: "/api/init",
   auth: "none",
+  dpop: true,
   body: { json: createInitBodySchema },
   answer: { status: 201, headers: (init: CreatedInit) => ({ Location: init.url }) },
   errors: ["invalid_request", "invalid_json", "payload_too_large", "unsupported_media_type", "rate_limited", "internal_error"],

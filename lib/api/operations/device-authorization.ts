@@ -7,9 +7,10 @@ export const deviceAuthorizationOperation = operation({
   route: "/api/oauth/device_authorization",
   auth: "none",
   dialect: "oauth",
+  dpop: true,
   body: { form: deviceAuthorizationBodySchema },
   answer: { status: 200 },
-  errors: ["invalid_request", "unsupported_media_type", "payload_too_large", "rate_limited", "internal_error"],
+  errors: ["invalid_request", "unsupported_media_type", "payload_too_large", "invalid_dpop_proof", "use_dpop_nonce", "rate_limited", "internal_error"],
   doc: {
     operationId: "deviceAuthorization",
     summary: "Device Authorization (RFC 8628)",

@@ -8,10 +8,11 @@ export const getInitStatusOperation = operation({
   method: "GET",
   route: "/api/init/[id]",
   auth: "initSecret",
+  dpop: true,
   params: initIdParamsSchema,
   wait: true,
   answer: { status: 200 },
-  errors: ["malformed_path", "invalid_secret", "not_found", "slow_down", "rate_limited", "duplicate_session_cookie", "internal_error"],
+  errors: ["malformed_path", "invalid_secret", "invalid_dpop_proof", "use_dpop_nonce", "not_found", "slow_down", "rate_limited", "duplicate_session_cookie", "internal_error"],
   doc: {
     operationId: "getInitStatus",
     summary: "Init status (and the access token pickup)",

@@ -7,6 +7,7 @@ export const tokenOperation = operation({
   route: "/api/oauth/token",
   auth: "none",
   dialect: "oauth",
+  dpop: true,
   body: { form: tokenBodySchema },
   answer: { status: 200 },
   errors: [
@@ -19,6 +20,8 @@ export const tokenOperation = operation({
     "slow_down",
     "access_denied",
     "expired_token",
+    "invalid_dpop_proof",
+    "use_dpop_nonce",
     "internal_error",
   ],
   doc: {

@@ -43,6 +43,7 @@ describe("GET /.well-known/oauth-authorization-server", () => {
       response_types_supported: [],
       token_endpoint_auth_methods_supported: ["none"],
       service_documentation: "https://initlink.test/docs",
+      dpop_signing_alg_values_supported: ["ES256", "ES384", "EdDSA", "Ed25519", "PS256", "RS256"],
     });
   });
 });
