@@ -1,0 +1,265 @@
+import { calculateJwkThumbprint, exportJWK } from "jose";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { config } from "@/lib/config";
+import { db } from "@/lib/database/db";
+import { sweep } from "@/lib/maintenance/sweep";
+import { DPOP_NONCE_WINDOW_MS, dpopNonce } from "@/lib/oauth/dpop";
+import { databaseSnapshot } from "../../helpers/api";
+import { dpopProof, newDpopKey, type DpopKey, type ProofOptions } from "../../helpers/dpop";
+import { approvedClient, createLink, linkSnapshot, randomIv, withToken } from "../../helpers/links";
+import { dispatch } from "../../helpers/in-process";
+import { approve, newAccount } from "../../helpers/forms";
+import { approvedDevice, exchange } from "../../helpers/oauth";
+
+// DPoP (RFC 9449): tokens bound to a client's key at the token endpoint (and by a device
+// authorization or a token pickup that carries a proof), and every refusal of a proof, at the
+// token endpoint (OAuth's 400) and where an access token is taken (401 with a DPoP challenge).
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const TOKEN_PATH = "/api/oauth/token";
+const DEVICE_PATH = "/api/oauth/device_authorization";
+const linkPath = (projectId: string, iv: string) => `/api/projects/${projectId}/link/${iv}`;
+
+const proofHeader = async (key: DpopKey, options: ProofOptions) => ({ dpop: await dpopProof(key, options) });
+
+/** An approved device code exchanged with a proof of `key`: a DPoP-bound token. */
+async function boundToken(key: DpopKey) {
+  const device = await approvedDevice("DPoP app");
+  const response = await exchange(device.device_code, undefined, await proofHeader(key, { method: "POST", url: TOKEN_PATH }));
+  expect(response.status).toBe(200);
+  const token = (await response.json()) as { access_token: string; token_type: string; project_id: string };
+  return { ...token, initId: device.initId };
+}
+
+const dpopLink = async (key: DpopKey, token: string, projectId: string, iv: string, options: Partial<ProofOptions> = {}) =>
+  createLink(projectId, iv, { authorization: `DPoP ${token}`, ...(await proofHeader(key, { method: "POST", url: linkPath(projectId, iv), accessToken: token, ...options })) });
+
+/** RFC 9449 §7.1: 401, the DPoP challenge naming the error, and the body our errors carry. */
+async function expectDpopRefusal(response: Response, code: string) {
+  expect(response.status).toBe(401);
+  expect(response.headers.get("www-authenticate")).toBe(`DPoP realm="initlink", error="${code}", algs="ES256 ES384 EdDSA Ed25519 PS256 RS256"`);
+  expect(response.headers.get("dpop-nonce")).toBe(dpopNonce(config()));
+  expect(await response.json()).toEqual({ success: false, error: expect.any(String), code });
+}
+
+/** RFC 9449 §5 at the token endpoint: OAuth's 400 `{error, error_description}`, with a nonce for the next proof. */
+async function expectOAuthDpopError(response: Response, error: string) {
+  expect(response.status).toBe(400);
+  expect(response.headers.get("dpop-nonce")).toBe(dpopNonce(config()));
+  expect(await response.json()).toEqual({ error, error_description: expect.any(String) });
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+/** Each broken proof (what it changes in a good proof for a POST to `path`), and the error it earns. */
+const BROKEN_PROOFS: [string, "invalid_dpop_proof" | "use_dpop_nonce", (key: DpopKey, path: string) => Promise<Partial<ProofOptions>>][] = [
+  // §4.3 check 3: typ dpop+jwt
+  ["the typ JWT", "invalid_dpop_proof", async () => ({ header: { typ: "JWT" } })],
+  // §4.3 check 5: a symmetric alg proves no private key
+  ["a MAC (HS256)", "invalid_dpop_proof", async () => ({ header: { alg: "HS256" }, signingKey: new Uint8Array(32).fill(7) })],
+  // §4.3 check 5: an asymmetric alg, but not one we take
+  ["ES512, not on the allow-list", "invalid_dpop_proof", async () => {
+    const other = await newDpopKey("ES512");
+    return { header: { alg: "ES512", jwk: other.publicJwk }, signingKey: other.privateKey };
+  }],
+  // §4.3 check 7: jwk must be a public key
+  ["a private key in jwk", "invalid_dpop_proof", async (key) => ({ header: { jwk: await exportJWK(key.privateKey) } })],
+  ["no jwk", "invalid_dpop_proof", async () => ({ header: { jwk: undefined } })],
+  // §4.3 check 6: the signature is the embedded key's
+  ["a jwk that did not sign it", "invalid_dpop_proof", async () => ({ header: { jwk: (await newDpopKey()).publicJwk } })],
+  // §4.3 checks 8–9
+  ["another method (htm)", "invalid_dpop_proof", async () => ({ method: "GET" })],
+  ["another URL (htu)", "invalid_dpop_proof", async (_key, path) => ({ url: `${path}x` })],
+  ["another origin (htu: the request's Host, not APP_URL)", "invalid_dpop_proof", async (_key, path) => ({ url: `http://localhost:3000${path}` })],
+  // §4.3 check 11: iat within the window
+  ["an iat 3 minutes old", "invalid_dpop_proof", async () => ({ iat: now() - 180 })],
+  ["an iat a minute ahead", "invalid_dpop_proof", async () => ({ iat: now() + 60 })],
+  ["no iat", "invalid_dpop_proof", async () => ({ claims: { iat: undefined } })],
+  ["no jti", "invalid_dpop_proof", async () => ({ claims: { jti: undefined } })],
+  // §8: the server's nonce, and a current one
+  ["no nonce", "use_dpop_nonce", async () => ({ nonce: null })],
+  ["a nonce two windows old", "use_dpop_nonce", async () => ({ nonce: dpopNonce(config(), Date.now() - 2 * DPOP_NONCE_WINDOW_MS) })],
+  ["a nonce of our making but forged", "use_dpop_nonce", async () => ({ nonce: "A".repeat(43) })],
+];
+
+describe("the token endpoint with a DPoP proof (RFC 9449 §5)", () => {
+  it("binds the token to the proof's key: token_type DPoP, the key's thumbprint stored", async () => {
+    const key = await newDpopKey();
+    const device = await approvedDevice();
+    const response = await exchange(device.device_code, undefined, await proofHeader(key, { method: "POST", url: TOKEN_PATH }));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("dpop-nonce")).toBe(dpopNonce(config()));
+    const token = (await response.json()) as { access_token: string; token_type: string; project_id: string };
+    expect(token.token_type).toBe("DPoP");
+    const prisma = await db();
+    const row = await prisma.accessToken.findFirstOrThrow({ where: { projectId: token.project_id } });
+    expect(row.dpopJkt).toBe(await calculateJwkThumbprint(key.publicJwk));
+  });
+
+  it("gives a Bearer token, as before, to a request without a proof", async () => {
+    const device = await approvedDevice();
+    const response = await exchange(device.device_code);
+    expect(await response.json()).toMatchObject({ token_type: "Bearer" });
+  });
+
+  it.each([...BROKEN_PROOFS, ["a proof that is no JWT", "invalid_dpop_proof", async () => ({})] as const])(
+    "refuses %s with %s, writing nothing, and the code still works with a good proof",
+    async (_, error, broken) => {
+      const key = await newDpopKey();
+      const device = await approvedDevice();
+      const before = { ...(await databaseSnapshot()), ...(await linkSnapshot()), proofs: await (await db()).dpopProof.count() };
+      const proof = _ === "a proof that is no JWT" ? "not.a.jwt" : await dpopProof(key, { method: "POST", url: TOKEN_PATH, ...(await broken(key, TOKEN_PATH)) });
+      await expectOAuthDpopError(await exchange(device.device_code, undefined, { dpop: proof }), error);
+      expect({ ...(await databaseSnapshot()), ...(await linkSnapshot()), proofs: await (await db()).dpopProof.count() }).toEqual(before);
+      const good = await exchange(device.device_code, undefined, await proofHeader(key, { method: "POST", url: TOKEN_PATH }));
+      expect(await good.json()).toMatchObject({ token_type: "DPoP" });
+    },
+  );
+
+  it("refuses a proof used before (§11.1), at once", async () => {
+    const key = await newDpopKey();
+    const device = await approvedDevice();
+    const proof = await proofHeader(key, { method: "POST", url: TOKEN_PATH, jti: "one-jti" });
+    const first = await exchange(device.device_code, undefined, proof);
+    expect(first.status).toBe(200);
+    const second = await approvedDevice();
+    await expectOAuthDpopError(await exchange(second.device_code, undefined, proof), "invalid_dpop_proof");
+  });
+});
+
+describe("a device authorization with a DPoP proof binds the whole transaction to its key", () => {
+  it("stores the key, and the device code yields a token to that key only", async () => {
+    const key = await newDpopKey();
+    const thief = await newDpopKey();
+    const device = await approvedDevice("Bound device", await proofHeader(key, { method: "POST", url: DEVICE_PATH }));
+    const prisma = await db();
+    expect((await prisma.init.findUniqueOrThrow({ where: { id: device.initId } })).dpopJkt).toBe(await calculateJwkThumbprint(key.publicJwk));
+    // A stolen device code: with another key, as a plain request, or at the status resource's pickup.
+    await expectOAuthDpopError(await exchange(device.device_code, undefined, await proofHeader(thief, { method: "POST", url: TOKEN_PATH })), "invalid_dpop_proof");
+    await expectOAuthDpopError(await exchange(device.device_code), "invalid_dpop_proof");
+    const pickup = await dispatch("GET", `/api/init/${device.initId}`, { headers: { authorization: `Bearer ${device.device_code}` } });
+    expect(pickup.status).toBe(401);
+    expect(await pickup.json()).toMatchObject({ code: "invalid_dpop_proof" });
+    expect((await prisma.init.findUniqueOrThrow({ where: { id: device.initId } })).accessTokenId).toBeNull();
+    const good = await exchange(device.device_code, undefined, await proofHeader(key, { method: "POST", url: TOKEN_PATH }));
+    expect(await good.json()).toMatchObject({ token_type: "DPoP" });
+  });
+
+  it("refuses a device authorization with a broken proof, making no init", async () => {
+    const key = await newDpopKey();
+    const before = await databaseSnapshot();
+    const response = await dispatch("POST", DEVICE_PATH, {
+      body: "client_id=%40acme%2Fcli",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...(await proofHeader(key, { method: "POST", url: TOKEN_PATH })) },
+    });
+    await expectOAuthDpopError(response, "invalid_dpop_proof");
+    expect(await databaseSnapshot()).toEqual(before);
+  });
+});
+
+describe("the token pickup with a DPoP proof (the typed client's way)", () => {
+  it("binds the token the status resource hands out to the proof's key", async () => {
+    const key = await newDpopKey();
+    const created = await dispatch("POST", "/api/init", { body: JSON.stringify({ sender: "@acme/cli" }), headers: { "content-type": "application/json" } });
+    // Create Init's answer carries the first nonce.
+    expect(created.headers.get("dpop-nonce")).toBe(dpopNonce(config()));
+    const init = (await created.json()) as { id: string; secret: string; user_code: string };
+    const person = await newAccount();
+    await approve(init.id, person.token, { project: "new", name: "Picked up", code_confirmed: "yes" });
+    const path = `/api/init/${init.id}`;
+    const answer = await dispatch("GET", path, { headers: { authorization: `Bearer ${init.secret}`, ...(await proofHeader(key, { method: "GET", url: path })) } });
+    expect(answer.status).toBe(200);
+    const status = (await answer.json()) as { access_token: string; project: { id: string } };
+    const prisma = await db();
+    expect((await prisma.accessToken.findFirstOrThrow({ where: { projectId: status.project.id } })).dpopJkt).toBe(await calculateJwkThumbprint(key.publicJwk));
+    expect((await dpopLink(key, status.access_token, status.project.id, randomIv())).status).toBe(200);
+  });
+});
+
+describe("a DPoP-bound token where access tokens are taken (Create Project Link, RFC 9449 §7)", () => {
+  it("links with Authorization: DPoP and a proof of its key, the answer carrying the next nonce", async () => {
+    const key = await newDpopKey();
+    const token = await boundToken(key);
+    const response = await dpopLink(key, token.access_token, token.project_id, randomIv());
+    expect(response.status).toBe(200);
+    expect(response.headers.get("dpop-nonce")).toBe(dpopNonce(config()));
+    expect(await response.json()).toMatchObject({ success: true });
+  });
+
+  it.each(BROKEN_PROOFS)("refuses %s with 401 %s, writing nothing", async (_, code, broken) => {
+    const key = await newDpopKey();
+    const token = await boundToken(key);
+    const iv = randomIv();
+    const before = { ...(await linkSnapshot()), proofs: await (await db()).dpopProof.count() };
+    await expectDpopRefusal(await dpopLink(key, token.access_token, token.project_id, iv, await broken(key, linkPath(token.project_id, iv))), code);
+    expect({ ...(await linkSnapshot()), proofs: await (await db()).dpopProof.count() }).toEqual(before);
+  });
+
+  it("refuses a proof whose ath is another token's", async () => {
+    const key = await newDpopKey();
+    const token = await boundToken(key);
+    const iv = randomIv();
+    await expectDpopRefusal(await dpopLink(key, token.access_token, token.project_id, iv, { accessToken: "ilat_another" }), "invalid_dpop_proof");
+    await expectDpopRefusal(await dpopLink(key, token.access_token, token.project_id, iv, { claims: { ath: undefined } }), "invalid_dpop_proof");
+  });
+
+  it("refuses a proof from another key than the token's", async () => {
+    const key = await newDpopKey();
+    const token = await boundToken(key);
+    await expectDpopRefusal(await dpopLink(await newDpopKey(), token.access_token, token.project_id, randomIv()), "invalid_dpop_proof");
+  });
+
+  it("refuses the bound token as a plain bearer, and under DPoP without a proof", async () => {
+    const key = await newDpopKey();
+    const token = await boundToken(key);
+    await expectDpopRefusal(await createLink(token.project_id, randomIv(), withToken(token.access_token)), "invalid_token");
+    await expectDpopRefusal(await createLink(token.project_id, randomIv(), { authorization: `DPoP ${token.access_token}` }), "invalid_dpop_proof");
+  });
+
+  it("refuses an unbound token under the DPoP scheme, and takes it as a bearer as before", async () => {
+    const client = await approvedClient();
+    const key = await newDpopKey();
+    const iv = randomIv();
+    const refused = await dpopLink(key, client.accessToken, client.projectId, iv);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ code: "invalid_token" });
+    expect((await createLink(client.projectId, iv, withToken(client.accessToken))).status).toBe(200);
+  });
+
+  it("refuses a replayed proof", async () => {
+    const key = await newDpopKey();
+    const token = await boundToken(key);
+    const iv = randomIv();
+    const headers = { authorization: `DPoP ${token.access_token}`, ...(await proofHeader(key, { method: "POST", url: linkPath(token.project_id, iv), accessToken: token.access_token })) };
+    expect((await createLink(token.project_id, iv, headers)).status).toBe(200);
+    await expectDpopRefusal(await createLink(token.project_id, iv, headers), "invalid_dpop_proof");
+  });
+
+  // §11.1: the replay check is one unique insert, shared by every process.
+  it("accepts exactly one of 20 concurrent requests with one proof", async () => {
+    const key = await newDpopKey();
+    const token = await boundToken(key);
+    const iv = randomIv();
+    const headers = { authorization: `DPoP ${token.access_token}`, ...(await proofHeader(key, { method: "POST", url: linkPath(token.project_id, iv), accessToken: token.access_token })) };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => createLink(token.project_id, iv, headers)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(19);
+  });
+
+  it("takes a nonce of the window before, and the sweep deletes spent proofs past their window", async () => {
+    const key = await newDpopKey();
+    const token = await boundToken(key);
+    const previous = dpopNonce(config(), Date.now() - DPOP_NONCE_WINDOW_MS);
+    expect((await dpopLink(key, token.access_token, token.project_id, randomIv(), { nonce: previous })).status).toBe(200);
+    const prisma = await db();
+    expect(await prisma.dpopProof.count()).toBeGreaterThan(0);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 10 * 60_000);
+    expect((await sweep(config())).dpopProofs).toBeGreaterThan(0);
+    expect(await prisma.dpopProof.count({ where: { expiresAt: { lt: new Date() } } })).toBe(0);
+  });
+});
