@@ -65,17 +65,18 @@ async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: str
   const grant = await readGrant(deviceCode);
   // RFC 6749 §5.2: unknown, or issued to another client.
   if (grant === null || grant.sender !== clientId) throw invalidGrant("The device code is not valid for this client.");
-  // RFC 9449 §5: the proof is checked (and spent) on every request that carries one, pending polls too.
-  const dpopJkt = await pickupKey(cfg, grant.dpopJkt, dpop);
   const now = Date.now();
   const status = effectiveStatus(grant.status, grant.expiresAt, now);
   if (status === "expired") throw new ApiError("expired_token", "The device code has expired. Start again.");
   if (status === "denied") throw new ApiError("access_denied", "The person denied this request.");
+  // RFC 9449 §5: the proof is checked last, so that it is spent (§11.1) only by a poll or the exchange.
   if (status === "pending") {
+    await pickupKey(cfg, grant.dpopJkt, dpop);
     await admitDevicePoll(grant, now);
     throw authorizationPending();
   }
   if (grant.accessTokenId !== null || grant.projectId === null || grant.approvedById === null) throw invalidGrant("The device code was already exchanged.");
+  const dpopJkt = await pickupKey(cfg, grant.dpopJkt, dpop);
   const approval = { initId: grant.id, sender: grant.sender, senderDevice: grant.senderDevice, projectId: grant.projectId, approvedById: grant.approvedById, dpopJkt };
   const issued = await claimAccessToken(cfg, approval, origin());
   // RFC 6749 §4.1.2's rule for codes, kept for device codes: exchanged exactly once.

@@ -68,7 +68,10 @@ async function verifiedProof(proof: string): Promise<{ payload: Record<string, u
     // EmbeddedJWK has refused a header without a public key, so jwk is one here.
     return { payload, jwk: protectedHeader.jwk as JWK };
   } catch (error) {
-    if (error instanceof joseErrors.JOSEError) throw invalidDpopProof(`The DPoP proof is not valid: ${error.message}.`);
+    // jose's own errors, and WebCrypto's DataError for a jwk that is no key (an EC point off its curve).
+    if (error instanceof joseErrors.JOSEError || (error instanceof DOMException && error.name === "DataError")) {
+      throw invalidDpopProof(`The DPoP proof is not valid: ${error.message}.`);
+    }
     throw error;
   }
 }

@@ -48,3 +48,30 @@ export async function dpopProof(key: DpopKey, options: ProofOptions): Promise<st
   const header = { alg: "ES256", typ: "dpop+jwt", jwk: key.publicJwk, ...options.header };
   return new SignJWT(payload).setProtectedHeader(header as { alg: string }).sign(options.signingKey ?? key.privateKey);
 }
+
+const b64json = (value: unknown) => Buffer.from(JSON.stringify(value), "utf8").toString("base64url");
+
+/**
+ * Proofs for the hostile generators (tests/helpers/hostile/): two good ones for `method path`
+ * (the first use spends each) and one broken in each way a proof can be (§4.3), `alg: none` too.
+ */
+export async function hostileProofs(key: DpopKey, method: string, path: string, accessToken?: string): Promise<string[]> {
+  const good = { method, url: path, accessToken };
+  const now = Math.floor(Date.now() / 1000);
+  const mac = new Uint8Array(32).fill(1);
+  return [
+    await dpopProof(key, good),
+    await dpopProof(key, good),
+    `${b64json({ alg: "none", typ: "dpop+jwt", jwk: key.publicJwk })}.${b64json({ jti: randomUUID(), htm: method, htu: `${APP_URL}${path}`, iat: now })}.`,
+    await dpopProof(key, { ...good, header: { typ: "JWT" } }),
+    await dpopProof(key, { ...good, header: { alg: "HS256" }, signingKey: mac }),
+    await dpopProof(key, { ...good, header: { jwk: await exportJWK(key.privateKey) } }),
+    await dpopProof(key, { ...good, method: method === "GET" ? "POST" : "GET" }),
+    await dpopProof(key, { ...good, url: `http://localhost:3000${path}` }),
+    await dpopProof(key, { ...good, iat: now - 3600 }),
+    await dpopProof(key, { ...good, iat: now + 3600 }),
+    await dpopProof(key, { ...good, nonce: null }),
+    await dpopProof(key, { ...good, accessToken: accessToken === undefined ? "ilat_x" : undefined }),
+    await dpopProof(await newDpopKey(), good),
+  ];
+}

@@ -6,6 +6,7 @@ import { MAX_FORM_BODY_BYTES } from "@/lib/api/body";
 import {
   assertHostile,
   clientHeadersArb,
+  dpopHeaderArb,
   expectSuccesses,
   formBodySpecArb,
   formContentTypeArb,
@@ -18,11 +19,13 @@ import {
   SEED,
   sendToRoute,
   sometimes,
+  type HeaderList,
 } from "../../helpers/hostile";
+import { hostileProofs, newDpopKey } from "../../helpers/dpop";
 import { approvedDevice, deniedDevice, deviceAuthorized, DEVICE_CODE_GRANT } from "../../helpers/oauth";
 
 // Hostile input, property-based (issue 5, issue 27 item 8): generated form bodies, content types
-// and headers thrown at the OAuth endpoints. Every answer is documented, never a 5xx, in OAuth's
+// and headers (DPoP proofs among them, RFC 9449) thrown at the OAuth endpoints. Every answer is documented, never a 5xx, in OAuth's
 // error shape; a refusal writes nothing (a device-code poll's authorization_pending and
 // slow_down are polls: tests/helpers/hostile/properties.ts).
 
@@ -33,12 +36,23 @@ const textValue = fc.oneof(
   { arbitrary: fc.constantFrom(199, 200, 201).map((length) => "x".repeat(length)), weight: 1 },
 );
 
+/** The client's headers, and sometimes a DPoP proof from `proofs`. */
+const withDpopArb = (proofs: string[]) =>
+  fc.tuple(clientHeadersArb(), sometimes(dpopHeaderArb(proofs))).map(([headers, dpop]): HeaderList => (dpop === undefined ? headers : [...headers, ["dpop", dpop]]));
+
 describe("hostile input: the OAuth endpoints", () => {
+  const proofs: Record<string, string[]> = {};
+  beforeAll(async () => {
+    const key = await newDpopKey();
+    proofs.device = await hostileProofs(key, "POST", "/api/oauth/device_authorization");
+    proofs.token = await hostileProofs(key, "POST", "/api/oauth/token");
+  });
+
   it(
     `POST /api/oauth/device_authorization answers ${NUM_RUNS} generated requests (seed ${SEED}) as documented, and a refusal writes nothing`,
     async () => {
       const pairs = formPairsArb({ client_id: sometimes(fc.oneof({ arbitrary: fc.constant("@acme/cli"), weight: 3 }, { arbitrary: textValue, weight: 2 }), 1), scope: sometimes(textValue) });
-      const input = fc.record({ body: formBodySpecArb(pairs, MAX_FORM_BODY_BYTES, "client_id="), contentType: formContentTypeArb(), headers: clientHeadersArb(), query: queryArb() });
+      const input = fc.record({ body: formBodySpecArb(pairs, MAX_FORM_BODY_BYTES, "client_id="), contentType: formContentTypeArb(), headers: withDpopArb(proofs.device), query: queryArb() });
       const answered = await assertHostile("POST /api/oauth/device_authorization", input, ({ body, contentType, headers, query }) =>
         sendToRoute(deviceAuthorizationRoute, { method: "POST", path: "/api/oauth/device_authorization", query, params: {}, headers, extra: { "content-type": contentType }, body }),
       );
@@ -59,7 +73,7 @@ describe("hostile input: the OAuth endpoints", () => {
       const grantType = fc.oneof({ arbitrary: fc.constant(DEVICE_CODE_GRANT), weight: 4 }, { arbitrary: fc.constantFrom("authorization_code", "refresh_token", "password", "client_credentials"), weight: 1 }, { arbitrary: textValue, weight: 1 });
       const clientId = fc.oneof({ arbitrary: fc.constant("@acme/cli"), weight: 4 }, { arbitrary: textValue, weight: 1 });
       const pairs = formPairsArb({ grant_type: sometimes(grantType, 1), device_code: sometimes(deviceCode, 1), client_id: sometimes(clientId, 1) });
-      const input = fc.record({ body: formBodySpecArb(pairs, MAX_FORM_BODY_BYTES, "grant_type="), contentType: formContentTypeArb(), headers: clientHeadersArb(), query: queryArb() });
+      const input = fc.record({ body: formBodySpecArb(pairs, MAX_FORM_BODY_BYTES, "grant_type="), contentType: formContentTypeArb(), headers: withDpopArb(proofs.token), query: queryArb() });
       const answered = await assertHostile("POST /api/oauth/token", input, ({ body, contentType, headers, query }) =>
         sendToRoute(tokenRoute, { method: "POST", path: "/api/oauth/token", query, params: {}, headers, extra: { "content-type": contentType }, body, secrets: codes }),
       );

@@ -10,7 +10,9 @@ import { revokeProjectLink } from "@/lib/links/manage-links";
 import { signLinkBearer } from "@/lib/links/link-bearer";
 import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
 import { revokeAccessToken } from "@/lib/access-tokens/manage-access-tokens";
-import { approvedClient, linked, publishedJwks } from "../../helpers/links";
+import { hostileProofs, newDpopKey } from "../../helpers/dpop";
+import { approvedClient, linked, publishedJwks, randomIv } from "../../helpers/links";
+import { approvedDevice, exchange } from "../../helpers/oauth";
 import {
   assertHostile,
   authorizationArb,
@@ -18,6 +20,7 @@ import {
   contentTypeArb,
   credentialArb,
   declaredLengthArb,
+  dpopHeaderArb,
   encodeSegment,
   expectSuccesses,
   hexText,
@@ -31,11 +34,12 @@ import {
   SEED,
   segmentArb,
   sendToRoute,
+  sometimes,
   tamperedJwtArb,
 } from "../../helpers/hostile";
 
 // Hostile input, property-based (issue 5): generated project ids, ivs, bearer values, bodies and
-// headers thrown at Create Project Link and at the link bearer's project resource. Seed, number
+// headers (DPoP proofs among them) thrown at Create Project Link and at the link bearer's project resource. Seed, number
 // of runs and the documented answers: tests/helpers/hostile/.
 
 /** Links answered (200) of the 1,000 requests, about half the fixed seed's count: a route that refuses everything must fail the property. */
@@ -53,6 +57,8 @@ type Fixtures = {
   /** Pairs that succeed, to reach the answers past authentication. */
   goodLink: { projectId: string; accessToken: string };
   goodBearer: { projectId: string; jwt: string };
+  /** A DPoP-bound token (RFC 9449), an iv for it, and proofs made for that link, good and broken. */
+  bound: { projectId: string; accessToken: string; iv: string; proofs: string[] };
 };
 let fixtures: Fixtures;
 
@@ -75,6 +81,10 @@ beforeAll(async () => {
   const expiredToken = await createAccessToken(alpha.userId, { name: "expired", scope: "all", lifetime: "7" });
   await prisma.accessToken.update({ where: { id: expiredToken.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
   const betaLink = await linked(beta.projectId, beta.accessToken);
+  const dpopKey = await newDpopKey();
+  const device = await approvedDevice("Gamma", { dpop: (await hostileProofs(dpopKey, "POST", "/api/oauth/device_authorization"))[0] });
+  const gamma = (await (await exchange(device.device_code, undefined, { dpop: (await hostileProofs(dpopKey, "POST", "/api/oauth/token"))[0] })).json()) as { access_token: string; project_id: string };
+  const boundIv = randomIv();
 
   // Forged and expired bearers for Alpha's link.
   const jwks = await publishedJwks();
@@ -99,6 +109,12 @@ beforeAll(async () => {
     kids: jwks.keys.map((key) => key.kid),
     goodLink: { projectId: alpha.projectId, accessToken: alpha.accessToken },
     goodBearer: { projectId: alpha.projectId, jwt: own.jwt },
+    bound: {
+      projectId: gamma.project_id,
+      accessToken: gamma.access_token,
+      iv: boundIv,
+      proofs: await hostileProofs(dpopKey, "POST", `/api/projects/${gamma.project_id}/link/${boundIv}`, gamma.access_token),
+    },
   };
 }, 180_000);
 
@@ -106,7 +122,7 @@ describe("hostile input: Create Project Link and the link bearer", () => {
   it(
     `POST /api/projects/{projectId}/link/{iv}: answers ${NUM_RUNS} generated requests (seed ${SEED}) as documented, and a refusal writes nothing`,
     async () => {
-      const { projectIds, ivs, accessTokens, jwts, forged, kids, goodLink } = fixtures;
+      const { projectIds, ivs, accessTokens, jwts, forged, kids, goodLink, bound } = fixtures;
       const credential = credentialArb([...accessTokens, ...jwts], fc.oneof(jwtShapedArb(kids, projectIds), tamperedJwtArb(jwts), fc.constantFrom(...forged)));
       const target = fc.oneof(
         { arbitrary: fc.record({ projectId: segmentArb(projectIds), authorization: authorizationArb(credential) }), weight: 1 },
@@ -118,25 +134,34 @@ describe("hostile input: Create Project Link and the link bearer", () => {
           }),
           weight: 1,
         },
+        // The DPoP-bound token, with a proof or none, as a bearer or under DPoP.
+        {
+          arbitrary: fc.record({
+            projectId: fc.constant(bound.projectId),
+            authorization: fc.constantFrom<string | undefined>(`DPoP ${bound.accessToken}`, `DPoP ${bound.accessToken}`, `Bearer ${bound.accessToken}`),
+          }),
+          weight: 1,
+        },
       );
       const input = fc.record({
         target,
-        // The fixtures' ivs (a retry, link_conflict, link_revoked, another project's), fresh ones, hostile ones.
-        iv: fc.oneof({ arbitrary: fc.constantFrom(...ivs), weight: 2 }, { arbitrary: hexText(32, 32), weight: 1 }, { arbitrary: ivArb(ivs), weight: 3 }),
+        // The fixtures' ivs (a retry, link_conflict, link_revoked, another project's, the bound token's), fresh ones, hostile ones.
+        iv: fc.oneof({ arbitrary: fc.constantFrom(...ivs, bound.iv), weight: 2 }, { arbitrary: hexText(32, 32), weight: 1 }, { arbitrary: ivArb(ivs), weight: 3 }),
+        dpop: sometimes(dpopHeaderArb(bound.proofs), 1),
         body: fc.oneof({ arbitrary: fc.constant({ kind: "none" } as const), weight: 3 }, { arbitrary: jsonBodyArb(fc.jsonValue({ maxDepth: 2 })), weight: 1 }),
         contentType: contentTypeArb(),
         declaredLength: declaredLengthArb(),
         headers: clientHeadersArb(),
         query: queryArb(),
       });
-      const answered = await assertHostile("POST /api/projects/{projectId}/link/{iv}", input, ({ target: { projectId, authorization }, iv, body, contentType, declaredLength, headers, query }) =>
+      const answered = await assertHostile("POST /api/projects/{projectId}/link/{iv}", input, ({ target: { projectId, authorization }, iv, dpop, body, contentType, declaredLength, headers, query }) =>
         sendToRoute(linkRoute, {
           method: "POST",
           path: `/api/projects/${encodeSegment(projectId)}/link/${encodeSegment(iv)}`,
           query,
           params: { projectId, iv },
           headers,
-          extra: { authorization, "content-type": body.kind === "none" ? undefined : contentType, "content-length": declaredLength },
+          extra: { authorization, dpop, "content-type": body.kind === "none" ? undefined : contentType, "content-length": declaredLength },
           body,
           shown: `/api/projects/{projectId}/link/{iv} projectId=${JSON.stringify(preview(projectId))} iv=${JSON.stringify(preview(iv))}`,
         }),

@@ -17,6 +17,8 @@ export type Fingerprint = Record<string, string>;
 // Each table in full (SELECT *), read through the database driver (lib/database/direct-sql.ts)
 // rather than Prisma's query layer: two fingerprints around each of 2,000 requests read every row
 // of tables that grow to thousands of rows, and Prisma's per-row cost made that most of a suite's time.
+// DpopProof is left out: a proof that passes is spent (RFC 9449 §11.1) whatever the operation then
+// answers; that a refused proof is not spent is tested in tests/api/oauth/dpop.test.ts.
 const FINGERPRINTED = [
   ["Init", "id"],
   ["User", "id"],

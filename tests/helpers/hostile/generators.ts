@@ -268,7 +268,7 @@ export function credentialArb(known: string[], jwtish: fc.Arbitrary<string>): fc
  * documented "Bearer <token>" of an error message is never mistaken for an echo.
  */
 export function authorizationArb(credential: fc.Arbitrary<string>): fc.Arbitrary<string | undefined> {
-  const scheme = fc.constantFrom("Bearer ", "Bearer ", "Bearer ", "bearer ", "BEARER ", "Bearer  ", "Bearer\t", "Bearer", "Bearer:", "Bearer=", "Basic ", "Token ", "Bearer Bearer ", "");
+  const scheme = fc.constantFrom("Bearer ", "Bearer ", "Bearer ", "bearer ", "BEARER ", "Bearer  ", "Bearer\t", "Bearer", "Bearer:", "Bearer=", "Basic ", "Token ", "Bearer Bearer ", "", "DPoP ", "dpop ", "DPoP");
   const suffix = fc.constantFrom("", "", "", " ", "  ", "=", "==", ",", ", Bearer x", " x", "\t");
   return fc.oneof(
     { withCrossShrink: true },
@@ -277,6 +277,21 @@ export function authorizationArb(credential: fc.Arbitrary<string>): fc.Arbitrary
     { arbitrary: fc.tuple(fc.constantFrom("Basic ", "Digest "), fc.uint8Array({ maxLength: 40 })).map(([s, bytes]) => s + Buffer.from(bytes).toString("base64")), weight: 1 },
     { arbitrary: headerText(120).map((text) => text.replace(/</g, "(")), weight: 2 },
     { arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }).map((text) => `Bearer ${asHeaderBytes(text)}`.replace(/</g, "(")), weight: 1 },
+  );
+}
+
+/**
+ * A `DPoP` header (RFC 9449): proofs made for the route (tests/helpers/dpop.ts, hostileProofs: good
+ * ones, which their first use spends, and broken ones), tampered copies, two at once, and garbage.
+ */
+export function dpopHeaderArb(proofs: string[]): fc.Arbitrary<string> {
+  const proof = fc.constantFrom(...proofs);
+  return fc.oneof(
+    { arbitrary: proof, weight: 4 },
+    { arbitrary: fc.tuple(proof, fc.nat()).map(([value, at]) => flipChar(value, at)), weight: 2 },
+    { arbitrary: proof.map((value) => `${value}, ${value}`), weight: 1 },
+    { arbitrary: fc.constantFrom("", "e30.e30.", "a.b.c", `${"eyJ".repeat(3_000)}.e.e`), weight: 1 },
+    { arbitrary: headerText(120), weight: 1 },
   );
 }
 

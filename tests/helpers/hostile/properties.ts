@@ -111,10 +111,12 @@ export async function checkAnswer(route: RouteName, sent: Sent, before: Fingerpr
   if (oauth) expect(Object.keys(record).sort(), `OAuth error not {error, error_description}\n${observed}`).toEqual(["error", "error_description"]);
   else expect(typeof record.code, `error without a string "code"\n${observed}`).toBe("string");
   expect(documented[response.status], `code not documented for ${response.status}\n${observed}`).toContain(code);
-  // A route that takes a bearer names the Bearer scheme on its 401 (RFC 6750 §3); the session cookie's route names none.
+  // A route that takes a bearer names the Bearer scheme on its 401 (RFC 6750 §3), or DPoP's for a
+  // DPoP-bound token or its proof (RFC 9449 §7.1); the session cookie's route names none.
   const challenge = response.headers.get("www-authenticate");
   if (response.status === 401 && route === "POST /settings/tokens/create") expect(challenge, `Bearer challenge on a cookie route\n${observed}`).toBeNull();
-  else if (response.status === 401) expect(challenge ?? "", `401 without WWW-Authenticate\n${observed}`).toMatch(/^Bearer\b/);
+  else if (response.status === 401 && (code === "invalid_dpop_proof" || code === "use_dpop_nonce")) expect(challenge ?? "", `DPoP error without a DPoP challenge\n${observed}`).toMatch(/^DPoP\b/);
+  else if (response.status === 401) expect(challenge ?? "", `401 without WWW-Authenticate\n${observed}`).toMatch(/^(Bearer|DPoP)\b/);
   if (response.status === 429) expect(response.headers.get("retry-after") ?? "", `429 without Retry-After\n${observed}`).toMatch(/^[1-9][0-9]*$/);
 
   const authorization = request.headers.get("authorization");
