@@ -1,13 +1,21 @@
+import type { KeyObject } from "node:crypto";
+import { DpopProver, newDpopKey } from "./dpop.js";
 import { InitlinkError } from "./errors.js";
 import { randomIv } from "./fingerprint.js";
 import { type Answer, bodyAs, errorOf, isRecord, send, sleep } from "./http.js";
-import type { CollectedToken, CreatedInit, CreateInitRequest, InitStatus, LinkedProject, Outcome, ProjectLink } from "./types.js";
+import type { AccessToken, CollectedToken, CreatedInit, CreateInitRequest, InitStatus, LinkedProject, Outcome, ProjectLink } from "./types.js";
 
 export type ClientOptions = {
   /** The service's address, e.g. `https://initlink.example.com` (its `APP_URL`). */
   server: string | URL;
   /** Sent as `User-Agent`; the project page shows it for the linked client. */
   userAgent?: string;
+  /**
+   * The DPoP key (RFC 9449) the access token is bound to: a private key, ECDSA P-256 or P-384, or
+   * Ed25519. By default a new one (newDpopKey); keep it beside the token to use the token later.
+   * `false` for a plain bearer token.
+   */
+  dpopKey?: KeyObject | false;
 };
 
 export type WaitProgress = {
@@ -53,8 +61,9 @@ export class InitlinkClient {
   /** The service's root, ending in "/" so that API paths resolve below it. */
   readonly server: URL;
   readonly #userAgent: string | undefined;
+  readonly #dpop: DpopProver | null;
 
-  constructor({ server, userAgent }: ClientOptions) {
+  constructor({ server, userAgent, dpopKey = newDpopKey() }: ClientOptions) {
     const root = new URL(server);
     if (root.protocol !== "http:" && root.protocol !== "https:") throw new TypeError(`Not an http(s) address: ${root.href}`);
     if (!root.pathname.endsWith("/")) root.pathname += "/";
@@ -62,6 +71,7 @@ export class InitlinkClient {
     root.hash = "";
     this.server = root;
     this.#userAgent = userAgent;
+    this.#dpop = dpopKey === false ? null : new DpopProver(dpopKey);
   }
 
   /** The project's page, where the person sees its key's fingerprint. */
@@ -97,7 +107,8 @@ export class InitlinkClient {
       const waitSeconds = Math.min(WAIT_CAP_SECONDS, Math.max(1, Math.ceil(remainingMs / 1000)));
       let answer: Answer;
       try {
-        answer = await this.#send("GET", init.url, { headers: { authorization: `Bearer ${init.secret}`, ...(mode === "wait" ? { prefer: `wait=${waitSeconds}` } : {}) }, signal });
+        // Every read carries a proof: the one that hands out the token binds it to the key.
+        answer = await this.#send("GET", init.url, { headers: { authorization: `Bearer ${init.secret}`, ...(mode === "wait" ? { prefer: `wait=${waitSeconds}` } : {}) }, signal, prove: true });
         if (answer.status >= 500) throw errorOf(answer);
         failures = 0;
       } catch (error) {
@@ -147,21 +158,23 @@ export class InitlinkClient {
         if (access_token_expires_at === undefined || project === undefined || approved_by === undefined) {
           throw new InitlinkError("invalid_response", "The server's token pickup is not as documented.");
         }
-        return { access_token, access_token_expires_at, project, approved_by, project_url };
+        return { access_token, token_type: this.#dpop === null ? "Bearer" : "DPoP", access_token_expires_at, project, approved_by, project_url };
       }
     }
   }
 
   /**
-   * Create Project Link (`POST /api/projects/{projectId}/link/{iv}`) with an access token. While
-   * a new project's key is generated (`503 key_not_ready`) it retries as `Retry-After` says,
-   * for up to `keyWaitMs`.
+   * Create Project Link (`POST /api/projects/{projectId}/link/{iv}`) with an access token: a
+   * string is a bearer token; a collected token (`token_type: "DPoP"`) is sent with a proof of
+   * this client's DPoP key. While a new project's key is generated (`503 key_not_ready`) it
+   * retries as `Retry-After` says, for up to `keyWaitMs`.
    */
-  async createLink(projectId: string, accessToken: string, { iv = randomIv(), keyWaitMs = 60_000, signal }: CreateLinkOptions = {}): Promise<ProjectLink> {
+  async createLink(projectId: string, accessToken: string | AccessToken, { iv = randomIv(), keyWaitMs = 60_000, signal }: CreateLinkOptions = {}): Promise<ProjectLink> {
     const path = `api/projects/${encodeURIComponent(projectId)}/link/${encodeURIComponent(iv)}`;
+    const { access_token, token_type } = typeof accessToken === "string" ? { access_token: accessToken, token_type: "Bearer" } : accessToken;
     const giveUpAt = Date.now() + keyWaitMs;
     for (;;) {
-      const answer = await this.#send("POST", path, { headers: { authorization: `Bearer ${accessToken}` }, signal });
+      const answer = await this.#send("POST", path, { headers: { authorization: `${token_type} ${access_token}` }, signal, prove: token_type === "DPoP", accessToken: access_token });
       if (answer.status === 200) {
         const link = bodyAs<Omit<ProjectLink, "iv">>(answer, { success: "boolean", bearer: "string", public: "string", public_fingerprint: "string", link_id: "string", expires_at: "number" }, "Create Project Link answer");
         return { ...link, iv };
@@ -184,7 +197,7 @@ export class InitlinkClient {
   /** One status read with the secret, waiting out a slow_down (a poll made just before) as it says. */
   async #readStatus(init: CreatedInit, signal: AbortSignal | undefined): Promise<InitStatus> {
     for (let attempt = 0; ; attempt++) {
-      const answer = await this.#send("GET", init.url, { headers: { authorization: `Bearer ${init.secret}` }, signal });
+      const answer = await this.#send("GET", init.url, { headers: { authorization: `Bearer ${init.secret}` }, signal, prove: true });
       if (answer.status === 200) return this.#statusOf(answer);
       const error = errorOf(answer);
       if (answer.status !== 429 || attempt === STATUS_RETRIES) throw error;
@@ -199,8 +212,20 @@ export class InitlinkClient {
     return status;
   }
 
-  #send(method: string, path: string, options: { headers?: Record<string, string>; body?: string; signal?: AbortSignal }): Promise<Answer> {
-    const headers = this.#userAgent === undefined ? options.headers : { "user-agent": this.#userAgent, ...options.headers };
-    return send(method, new URL(path, this.server), { ...options, headers });
+  /**
+   * One request; with `prove`, it carries a DPoP proof (of `accessToken`, if given). Every answer's
+   * `DPoP-Nonce` is kept for the next proof, and a proof refused for want of it is made again, once (§8).
+   */
+  async #send(method: string, path: string, options: { headers?: Record<string, string>; body?: string; signal?: AbortSignal; prove?: boolean; accessToken?: string }): Promise<Answer> {
+    const url = new URL(path, this.server);
+    const dpop = options.prove === true ? this.#dpop : null;
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { ...(this.#userAgent === undefined ? {} : { "user-agent": this.#userAgent }), ...options.headers };
+      if (dpop !== null) headers.dpop = await dpop.proof(method, url, options.accessToken);
+      const answer = await send(method, url, { body: options.body, signal: options.signal, headers });
+      const newNonce = this.#dpop?.remember(answer.headers) ?? false;
+      const askedForNonce = isRecord(answer.body) && (answer.body.code === "use_dpop_nonce" || answer.body.error === "use_dpop_nonce");
+      if (dpop === null || attempt > 0 || !askedForNonce || !newNonce) return answer;
+    }
   }
 }

@@ -58,8 +58,10 @@ export type InitStatus = PendingStatus | DoneStatus | DeniedStatus | ExpiredStat
 export type Outcome = DoneStatus | DeniedStatus | ExpiredStatus;
 
 /** The access token collected after approval, scoped to `project`. */
-export type CollectedToken = {
-  access_token: string;
+/** An access token and how it is sent: `DPoP` when it is bound to the client's DPoP key (RFC 9449), else `Bearer`. */
+export type AccessToken = { access_token: string; token_type: "Bearer" | "DPoP" };
+
+export type CollectedToken = AccessToken & {
   access_token_expires_at: number;
   project: Project;
   project_url: string;
@@ -97,6 +99,8 @@ export type ApiErrorCode =
   | "invalid_secret"
   | "unauthorized"
   | "invalid_token"
+  | "invalid_dpop_proof"
+  | "use_dpop_nonce"
   | "link_approval_pending"
   | "link_denied"
   | "link_approval_expired"

@@ -21,8 +21,9 @@ export async function link(client: InitlinkClient, { projectId, signal }: LinkOp
   const project = projectId ?? stored.project.id;
   // The iv of an earlier link to this project: asking again gets the same link, not another one.
   const earlier = stored.links[project]?.iv;
-  const created = await client.createLink(project, stored.access_token, { iv: earlier, signal }).catch((error: unknown) => {
-    if (earlier !== undefined && isInitlinkError(error, "link_revoked")) return client.createLink(project, stored.access_token, { signal });
+  const token = { access_token: stored.access_token, token_type: stored.token_type ?? "Bearer" };
+  const created = await client.createLink(project, token, { iv: earlier, signal }).catch((error: unknown) => {
+    if (earlier !== undefined && isInitlinkError(error, "link_revoked")) return client.createLink(project, token, { signal });
     throw error;
   });
   const linked = await client.getProject(project, created.bearer, { signal });

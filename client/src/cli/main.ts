@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { InitlinkClient, InitlinkError } from "../index.js";
-import { configDirectory, readCredentials } from "./credentials.js";
+import { configDirectory, dpopKey, readCredentials } from "./credentials.js";
 import { CliFailure, ExitCode } from "./exit-codes.js";
 import { link } from "./link.js";
 import { login } from "./login.js";
@@ -20,7 +20,8 @@ const USAGE = `Usage:
       --                 ends the options: a project id may start with "-"
 
 Exit codes: 0 done, 1 failed, 2 wrong usage or not logged in, 3 denied, 4 expired, 130 interrupted.
-The access token is stored in ${configDirectory()}/credentials.json (INITLINK_CONFIG_DIR moves it).
+The access token is stored in ${configDirectory()}/credentials.json, bound to the DPoP key
+in dpop-key.pem beside it (INITLINK_CONFIG_DIR moves both).
 `;
 
 const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
@@ -31,10 +32,11 @@ function usage(problem: string): ExitCode {
   return ExitCode.usage;
 }
 
-/** A client of `server`, or null (said on stderr) when it is not an http(s) address. */
-function clientOf(server: string): InitlinkClient | null {
+/** A client of `server` with the CLI's DPoP key, or null (said on stderr) when it is not an http(s) address. */
+async function clientOf(server: string): Promise<InitlinkClient | null> {
+  const key = await dpopKey(configDirectory());
   try {
-    return new InitlinkClient({ server, userAgent });
+    return new InitlinkClient({ server, userAgent, dpopKey: key });
   } catch {
     process.stderr.write(`initlink: "${server}" is not a server address: give it as http(s)://host[:port]\n`);
     return null;
@@ -61,14 +63,14 @@ async function run(args: string[], signal: AbortSignal): Promise<ExitCode> {
   switch (command) {
     case "login": {
       if (operands.length !== 1) return usage("login needs the server's address, and only that.");
-      const client = clientOf(operands[0]);
+      const client = await clientOf(operands[0]);
       return client === null ? ExitCode.usage : login(client, { open: values.open, device: values.device, signal });
     }
     case "link": {
       if (operands.length > 1) return usage("link takes at most a project id.");
       const server = values.server ?? (await readCredentials(configDirectory())).current;
       if (server === null) return usage("not logged in: run `initlink login <server>` first.");
-      const client = clientOf(server);
+      const client = await clientOf(server);
       return client === null ? ExitCode.usage : link(client, { projectId: operands[0], signal });
     }
     case undefined:
@@ -90,7 +92,7 @@ run(process.argv.slice(2), interrupted.signal).then(
       process.stderr.write("\nInterrupted.\n");
       process.exitCode = ExitCode.cancelled;
     } else if (error instanceof InitlinkError) {
-      const hint = error.code === "invalid_token" ? " Run `initlink login <server>` again." : "";
+      const hint = error.code === "invalid_token" || error.code === "invalid_dpop_proof" ? " Run `initlink login <server>` again." : "";
       process.stderr.write(`initlink: ${error.message} [${error.code}${error.status === null ? "" : `, HTTP ${error.status}`}]${hint}\n`);
       process.exitCode = ExitCode.failure;
     } else if (error instanceof CliFailure) {
