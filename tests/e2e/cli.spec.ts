@@ -92,7 +92,12 @@ test("login prints the link, its code and QR code; the person approves; the toke
   const stored = JSON.parse(readFileSync(file, "utf8"));
   const credentials = stored.servers[`${MAIN_URL}/`];
   expect(stored.current).toBe(`${MAIN_URL}/`);
-  expect(credentials).toMatchObject({ access_token: expect.stringMatching(/^ilat_/), project: { name: "CLI project" } });
+  expect(credentials).toMatchObject({ access_token: expect.stringMatching(/^ilat_/), token_type: "DPoP", project: { name: "CLI project" } });
+  // DPoP by default: the token is bound to the key beside it (owner-only), and useless as a plain bearer.
+  expect(modeOf(path.join(config, "dpop-key.pem"))).toBe(0o600);
+  const asBearer = await fetch(`${MAIN_URL}/api/projects/${credentials.project.id}/link/${"cd".repeat(16)}`, { method: "POST", headers: { authorization: `Bearer ${credentials.access_token}` } });
+  expect(asBearer.status).toBe(401);
+  expect(asBearer.headers.get("www-authenticate")).toMatch(/^DPoP .*error="invalid_token"/);
 
   // link uses the stored token (so it works) and prints the fingerprint the project page shows.
   const link = cli(["link"], { INITLINK_CONFIG_DIR: config });

@@ -32,16 +32,19 @@ test("createInit → a person approves → waitForOutcome → collectToken → c
 
   const token = await main.collectToken(init, outcome);
   expect(token.access_token).toMatch(/^ilat_[A-Za-z0-9_-]{43}$/);
+  // DPoP by default (RFC 9449): the token is bound to the client's key, useless as a plain bearer.
+  expect(token.token_type).toBe("DPoP");
+  expect(await rejectionOf(main.createLink(token.project.id, token.access_token))).toMatchObject({ code: "invalid_token", status: 401 });
   expect(token).toMatchObject({ project: { name: "Client journey" }, project_url: `${MAIN_URL}/projects/${token.project.id}`, approved_by: { email: expect.stringContaining("@example.com") } });
   // Delivered once: asking again finds it gone, said with its own code.
   const again = await rejectionOf(main.collectToken(init));
   expect(again).toMatchObject({ code: "token_already_collected" });
 
-  const link = await main.createLink(token.project.id, token.access_token);
+  const link = await main.createLink(token.project.id, token);
   expect(link).toMatchObject({ success: true, iv: expect.stringMatching(/^[0-9a-f]{32}$/), bearer: expect.stringMatching(/^Bearer /) });
   expect(publicKeyFingerprint(link.public)).toBe(link.public_fingerprint);
   // The same iv again is the same link (retries are safe).
-  const retried = await main.createLink(token.project.id, token.access_token, { iv: link.iv });
+  const retried = await main.createLink(token.project.id, token, { iv: link.iv });
   expect(retried.link_id).toBe(link.link_id);
 
   const project = await main.getProject(token.project.id, link.bearer);

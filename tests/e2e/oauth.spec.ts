@@ -70,6 +70,28 @@ test("discovery, device authorization, pending and slow_down, a person approves,
   expect(await again.json()).toMatchObject({ error: "invalid_grant" });
 });
 
+// RFC 9449: the library's own DPoP key pair, the server's nonce fetched and retried by the library.
+test("DPoP: the library's key binds the token, it links with fetchProtectedResource, and the token is refused as a plain bearer", async ({ page, request }) => {
+  const config = await discover(MAIN_URL);
+  expect(config.serverMetadata().dpop_signing_alg_values_supported).toContain("ES256");
+  const dpop = client.getDPoPHandle(config, await client.randomDPoPKeyPair());
+  const device = await client.initiateDeviceAuthorization(config, {});
+  const polling = client.pollDeviceAuthorizationGrant(config, device, undefined, { DPoP: dpop });
+  await approveTypingTheCode(page, { redirect_url: device.verification_uri_complete ?? "", user_code: device.user_code }, "DPoP journey");
+  const tokens = await polling;
+  expect(tokens).toMatchObject({ token_type: "dpop", access_token: expect.stringMatching(/^ilat_/) });
+
+  const url = new URL(`${MAIN_URL}/api/projects/${String(tokens.project_id)}/link/${"ef".repeat(16)}`);
+  const linked = await client.fetchProtectedResource(config, tokens.access_token, url, "POST", undefined, undefined, { DPoP: dpop });
+  expect(linked.status).toBe(200);
+  expect(await linked.json()).toMatchObject({ success: true, bearer: expect.stringMatching(/^Bearer /) });
+
+  const asBearer = await request.post(url.href, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+  expect(asBearer.status()).toBe(401);
+  expect(asBearer.headers()["www-authenticate"]).toMatch(/^DPoP realm="initlink", error="invalid_token"/);
+  expect(await asBearer.json()).toMatchObject({ success: false, code: "invalid_token" });
+});
+
 test("a denial ends the library's polling with access_denied", async ({ page }) => {
   const config = await discover(MAIN_URL);
   const device = await client.initiateDeviceAuthorization(config, {});

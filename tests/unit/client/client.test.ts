@@ -1,11 +1,13 @@
-import { generateKeyPairSync } from "node:crypto";
+import { createHash, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { EmbeddedJWK, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
-import { configDirectory, type Credentials, readCredentials, writeCredentials } from "../../../client/src/cli/credentials";
+import { configDirectory, type Credentials, dpopKey, dpopKeyFile, readCredentials, writeCredentials } from "../../../client/src/cli/credentials";
+import { DpopProver } from "../../../client/src/dpop";
 import { formatRemaining } from "../../../client/src/cli/waiting";
-import { InitlinkClient, publicKeyFingerprint, randomIv } from "../../../client/src/index";
+import { InitlinkClient, newDpopKey, publicKeyFingerprint, randomIv } from "../../../client/src/index";
 import { publicKeyFingerprint as pageFingerprint } from "../../../lib/projects/project-keys";
 
 // The typed client's and the CLI's pure parts; their work against the server is in
@@ -80,6 +82,38 @@ describe("the CLI's credentials", () => {
     // A file that is not the CLI's is refused with what to do, never taken as empty and overwritten.
     writeFileSync(path.join(directory, "credentials.json"), '{"servers": []}');
     await expect(readCredentials(directory)).rejects.toThrow("is not a credentials file of this CLI: remove it and log in again.");
+  });
+
+  it("keep the DPoP key beside them, readable by its owner alone, made once and read back", async () => {
+    const directory = path.join(mkdtempSync(path.join(tmpdir(), "initlink-unit-")), "initlink");
+    const [first, second] = await Promise.all([dpopKey(directory), dpopKey(directory)]);
+    expect(statSync(dpopKeyFile(directory)).mode & 0o777).toBe(0o600);
+    const publicOf = (key: KeyObject) => createPublicKey(key).export({ format: "jwk" });
+    expect(publicOf(second)).toEqual(publicOf(first));
+    expect(publicOf(await dpopKey(directory))).toEqual(publicOf(first));
+    expect(first.asymmetricKeyDetails?.namedCurve).toBe("prime256v1");
+  });
+});
+
+describe("DpopProver", () => {
+  // RFC 9449 §4.2: a dpop+jwt with the public key alone, htu without the query, the nonce last given, the token's hash.
+  it("signs proofs with its public key embedded, the server's nonce and the token's hash", async () => {
+    const prover = new DpopProver(newDpopKey());
+    const url = new URL("https://initlink.test/api/projects/p/link/i?x=1");
+    const headers = new Headers({ "dpop-nonce": "server-nonce" });
+    expect(prover.remember(headers)).toBe(true);
+    expect(prover.remember(headers)).toBe(false);
+    const proof = await prover.proof("POST", url, "ilat_token");
+    const { payload, protectedHeader } = await jwtVerify(proof, EmbeddedJWK, { typ: "dpop+jwt" });
+    expect(protectedHeader).toMatchObject({ alg: "ES256", jwk: { kty: "EC", crv: "P-256" } });
+    expect(protectedHeader.jwk).not.toHaveProperty("d");
+    const ath = createHash("sha256").update("ilat_token").digest("base64url");
+    expect(payload).toMatchObject({ htm: "POST", htu: "https://initlink.test/api/projects/p/link/i", nonce: "server-nonce", ath, jti: expect.any(String), iat: expect.any(Number) });
+  });
+
+  it("refuses a key the server does not take", () => {
+    expect(() => new DpopProver(generateKeyPairSync("ed448").privateKey)).toThrow(TypeError);
+    expect(() => new DpopProver(createPublicKey(newDpopKey()))).toThrow(TypeError);
   });
 });
 
