@@ -88,11 +88,21 @@ function errorHeaders(auth: ApiAuth, status: number, codes: ErrorCode[]): JsonOb
   if (codes.some((code) => ["slow_down", "rate_limited", "unavailable", "key_not_ready", "server_busy"].includes(code))) {
     headers["Retry-After"] = header({ description: "Seconds to wait before asking again (RFC 9110 §10.2.3).", schema: { type: "integer" }, example: 5 });
   }
-  if (status === 401 && takesBearer(auth)) {
+  if (status === 401 && codes.includes("invalid_dpop_proof")) {
+    headers["WWW-Authenticate"] = header({
+      description: "The Bearer challenge (RFC 6750 §3), or DPoP's (RFC 9449 §7.1) for a DPoP-bound token or its proof.",
+      schema: { type: "string" },
+      example: 'DPoP realm="initlink", error="invalid_dpop_proof", algs="ES256 ES384 EdDSA Ed25519 PS256 RS256"',
+    });
+  } else if (status === 401 && takesBearer(auth)) {
     headers["WWW-Authenticate"] = header({ description: "The Bearer challenge (RFC 6750 §3).", schema: { type: "string" }, example: 'Bearer realm="initlink", error="invalid_token"' });
   }
   return headers;
 }
+
+/** RFC 9449 §8: every answer of an operation of a DPoP client's flow carries the next nonce. */
+const dpopNonceHeaders = (operation: ApiOperation): JsonObject =>
+  operation.dpop ? { "DPoP-Nonce": header({ description: "The server's nonce for the next DPoP proof (RFC 9449 §8).", schema: { type: "string" } }) } : {};
 
 /** An OAuth endpoint's error answers (RFC 6749 §5.2), by status: each code as the OAuth dialect answers it. */
 function oauthErrorResponses(operation: ApiOperation): Record<string, JsonObject> {
@@ -100,7 +110,7 @@ function oauthErrorResponses(operation: ApiOperation): Record<string, JsonObject
   for (const code of operation.errors) byStatus.set(oauthError(code).status, [...(byStatus.get(oauthError(code).status) ?? []), code]);
   const responses: Record<string, JsonObject> = {};
   for (const [status, codes] of byStatus) {
-    const headers: JsonObject = { "Cache-Control": header({ description: "`no-store` (RFC 6749 §5.1).", schema: { type: "string" }, example: "no-store" }) };
+    const headers: JsonObject = { "Cache-Control": header({ description: "`no-store` (RFC 6749 §5.1).", schema: { type: "string" }, example: "no-store" }), ...dpopNonceHeaders(operation) };
     if (status === 429 || status === 503) {
       headers["Retry-After"] = header({ description: "Seconds to wait before asking again (RFC 9110 §10.2.3).", schema: { type: "integer" }, example: 5 });
     }
@@ -128,7 +138,7 @@ function errorResponses(operation: ApiOperation): Record<string, JsonObject> {
     const envelope = operation.errorEnvelope ?? {};
     responses[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${ERRORS[code].meaning}`).join("\n\n"),
-      headers: errorHeaders(operation.auth, status, codes),
+      headers: { ...errorHeaders(operation.auth, status, codes), ...dpopNonceHeaders(operation) },
       content: {
         "application/json": {
           schema: jsonSchema(errorBodySchema(codes, envelopeShape(operation.errorEnvelope)), "output"),
@@ -153,6 +163,7 @@ function successResponses(operation: ApiOperation, components: Record<string, Js
   for (const answer of operation.doc.answers) {
     const headers: JsonObject = { "Cache-Control": header({ description: "`no-store`: answers carry state that changes, and secrets.", schema: { type: "string" }, example: "no-store" }) };
     for (const [name, doc] of Object.entries(answer.headers ?? {})) headers[name] = header(doc);
+    Object.assign(headers, dpopNonceHeaders(operation));
     const response: JsonObject = { description: answer.description, headers };
     if (answer.json) {
       components[answer.json.name] = jsonSchema(answer.json.schema, "output");
@@ -184,7 +195,10 @@ function parameters(operation: ApiOperation): JsonObject[] {
     schema,
   }));
   const headers = Object.entries(operation.doc.requestHeaders ?? {}).map(([name, doc]) => ({ name, in: "header", required: doc.required ?? false, ...header(doc) }));
-  return [...path, ...headers];
+  const dpop = operation.errors.includes("invalid_dpop_proof")
+    ? [{ name: "DPoP", in: "header", required: false, description: "A DPoP proof (RFC 9449 §4): binds the token to the client's key, or proves it for a bound one (docs/oauth.md).", schema: { type: "string" } }]
+    : [];
+  return [...path, ...headers, ...dpop];
 }
 
 function buildOperation(operation: ApiOperation, components: Record<string, JsonSchema>): JsonObject {
