@@ -224,7 +224,7 @@ export class InitlinkClient {
       if (dpop !== null) headers.dpop = await dpop.proof(method, url, options.accessToken);
       const answer = await send(method, url, { body: options.body, signal: options.signal, headers });
       const newNonce = this.#dpop?.remember(answer.headers) ?? false;
-      const askedForNonce = isRecord(answer.body) && (answer.body.code === "use_dpop_nonce" || answer.body.error === "use_dpop_nonce");
+      const askedForNonce = isRecord(answer.body) && answer.body.code === "use_dpop_nonce";
       if (dpop === null || attempt > 0 || !askedForNonce || !newNonce) return answer;
     }
   }

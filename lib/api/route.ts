@@ -103,7 +103,14 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
     let formFields: Record<string, string> | undefined;
     // RFC 9449 §8: every answer of an operation that takes proofs carries the nonce to put in the next.
     const nonce: Record<string, string> = op.dpop ? { "DPoP-Nonce": dpopNonce(cfg) } : {};
-    const dpop: DpopRequest = { proof: headers.get("dpop"), method: request.method, url: `${cfg.appUrl}${new URL(request.url).pathname}` };
+    const dpop: DpopRequest = {
+      proof: headers.get("dpop"),
+      method: request.method,
+      // Parsed only for a proof that is checked.
+      get url() {
+        return `${cfg.appUrl}${new URL(request.url).pathname}`;
+      },
+    };
     try {
       if (op.sameOrigin) assertSameOrigin(cfg, headers);
       const auth = await authenticate(op.auth, cfg, headers, raw, dpop);

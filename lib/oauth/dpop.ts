@@ -29,25 +29,33 @@ export const invalidDpopProof = (message: string) => new ApiError("invalid_dpop_
  * from MASTER_KEY, so every process and instance makes and takes the same nonces, and none is stored.
  */
 export function dpopNonce(cfg: Config, now = Date.now()): string {
-  return nonceOfWindow(cfg, Math.floor(now / DPOP_NONCE_WINDOW_MS));
+  const key = nonceKey(cfg);
+  const window = Math.floor(now / DPOP_NONCE_WINDOW_MS);
+  // Most answers carry the current nonce: made once per window.
+  if (current?.key !== key || current.window !== window) current = { key, window, nonce: nonceOf(key, window) };
+  return current.nonce;
 }
 
+let current: { key: Buffer; window: number; nonce: string } | undefined;
 const nonceKeys = new WeakMap<Buffer, Buffer>();
 
-function nonceOfWindow(cfg: Config, window: number): string {
+function nonceKey(cfg: Config): Buffer {
   let key = nonceKeys.get(cfg.masterKey);
   if (key === undefined) {
     key = Buffer.from(hkdfSync("sha256", cfg.masterKey, Buffer.alloc(0), "initlink DPoP nonce", 32));
     nonceKeys.set(cfg.masterKey, key);
   }
-  return createHmac("sha256", key).update(String(window)).digest("base64url");
+  return key;
 }
 
+const nonceOf = (key: Buffer, window: number) => createHmac("sha256", key).update(String(window)).digest("base64url");
+
 function isCurrentNonce(cfg: Config, nonce: string, now: number): boolean {
+  const key = nonceKey(cfg);
   const window = Math.floor(now / DPOP_NONCE_WINDOW_MS);
   const presented = Buffer.from(nonce);
   return [window - 1, window, window + 1].some((each) => {
-    const expected = Buffer.from(nonceOfWindow(cfg, each));
+    const expected = Buffer.from(nonceOf(key, each));
     return expected.length === presented.length && timingSafeEqual(expected, presented);
   });
 }
