@@ -9,7 +9,7 @@ import { watchInit, type InitWatch } from "./init-events";
 import { effectiveStatus, initNotFound, NOT_PENDING, type InitStatus } from "./init-lifecycle";
 import { admitPoll, type Poller } from "./poll-interval";
 import type { InitStatusAnswer } from "./schemas";
-import { assertInitSecret, pickupExtras, returnPickup, takePickup } from "./token-pickup";
+import { assertInitSecret, pickupExtras, pickupKey, returnPickup, takePickup } from "./token-pickup";
 
 // The status resource `GET /api/init/{id}` (the `url` of Create Init), polled by the client and
 // by the init page.
@@ -37,12 +37,13 @@ export type InitRow = {
   secretHash: string;
   projectId: string | null;
   accessTokenId: string | null;
+  dpopJkt: string | null;
 };
 
 type StoredInitRow = Omit<InitRow, "intervalMs" | "expiresAt"> & { intervalMs: number | string; expiresAt: string };
 
 // Read on every poll, so on the driver itself (lib/database/direct-sql.ts).
-const INIT_ROW = `SELECT "id", "status", "intervalMs", "expiresAt", "secretHash", "projectId", "accessTokenId" FROM "Init" WHERE "id" = ?`;
+const INIT_ROW = `SELECT "id", "status", "intervalMs", "expiresAt", "secretHash", "projectId", "accessTokenId", "dpopJkt" FROM "Init" WHERE "id" = ?`;
 
 export async function readInitRow(id: string): Promise<InitRow | null> {
   const sql = await directSql();
@@ -74,15 +75,27 @@ async function pollerOf(caller: StatusCaller): Promise<Poller> {
   return viewer === null ? { kind: "reader", address: caller.origin().address } : { kind: "viewer", userId: viewer.id };
 }
 
+/** The secret's holder, and the key the token it picks up is bound to: its DPoP proof checked (and spent) once, when needed. */
+export type Holder = { secret: string; dpopJkt: () => Promise<string | null> };
+
+function holderOf(cfg: Config, secret: string | null, init: InitRow, dpop: DpopRequest): Holder | null {
+  if (secret === null) return null;
+  let checked: Promise<string | null> | undefined;
+  return { secret, dpopJkt: () => (checked ??= pickupKey(cfg, init.dpopJkt, dpop)) };
+}
+
 async function pollInitStatus(cfg: Config, id: string, caller: StatusCaller, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
   const { secret, origin, dpop } = caller;
   const init = await readInitRow(id);
   if (init === null) throw initNotFound();
   // The secret is checked first: a refused request records no poll.
   if (secret !== null) assertInitSecret(secret, init.secretHash);
+  const holder = holderOf(cfg, secret, init, dpop);
   const poller = await pollerOf(caller);
   const now = Date.now();
   const status = effectiveStatus(init.status, init.expiresAt, now);
+  // So is the DPoP proof of a request that will pick up the token.
+  if (holder !== null && status === "done" && init.accessTokenId === null) await holder.dpopJkt();
   const pickup = secret !== null && status === "done" ? await takePickup(cfg, init.id) : null;
   // A held request is one poll: admitted by the clock once, here, at its start.
   try {
@@ -91,12 +104,12 @@ async function pollInitStatus(cfg: Config, id: string, caller: StatusCaller, hel
     if (pickup !== null) await returnPickup(pickup);
     throw error;
   }
-  if (held !== null && status === "pending") return heldAnswer(cfg, init, caller, held);
-  return statusAnswer(cfg, init, status, now, secret === null ? null : { secret, dpop }, origin);
+  if (held !== null && status === "pending") return heldAnswer(cfg, init, holder, origin, held);
+  return statusAnswer(cfg, init, status, now, holder, origin);
 }
 
 /** The answer once the held init changed, expired, or the wait ended; the row is read again only then. */
-async function heldAnswer(cfg: Config, first: InitRow, { secret, origin, dpop }: StatusCaller, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
+async function heldAnswer(cfg: Config, first: InitRow, holder: Holder | null, origin: () => RequestOrigin, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
   const until = Math.min(Date.now() + held.seconds * 1000, first.expiresAt.getTime());
   let init = first;
   let now = Date.now();
@@ -111,23 +124,16 @@ async function heldAnswer(cfg: Config, first: InitRow, { secret, origin, dpop }:
     if (end === "stopping") break;
   }
   // A client that went away must not spend the one-time token on an answer nobody reads.
-  if (secret !== null && status === "done" && !held.signal.aborted) await takePickup(cfg, init.id);
-  return statusAnswer(cfg, init, status, now, secret === null ? null : { secret, dpop }, origin);
+  if (holder !== null && status === "done" && !held.signal.aborted) await takePickup(cfg, init.id);
+  return statusAnswer(cfg, init, status, now, holder, origin);
 }
 
-/** The answer for a row read at `now`; the pickup's extras only for the secret's holder (with the request's DPoP proof). */
-export async function statusAnswer(
-  cfg: Config,
-  init: InitRow,
-  status: InitStatus,
-  now: number,
-  holder: { secret: string; dpop: DpopRequest } | null,
-  origin: () => RequestOrigin,
-): Promise<StatusAnswer> {
+/** The answer for a row read at `now`; the pickup's extras only for the secret's holder. */
+export async function statusAnswer(cfg: Config, init: InitRow, status: InitStatus, now: number, holder: Holder | null, origin: () => RequestOrigin): Promise<StatusAnswer> {
   const answer: StatusAnswer = { id: init.id, status, timestamp: now, interval: init.intervalMs, expires_at: init.expiresAt.getTime() };
   // Clients of the original platform stop polling only on an `error`: without one they poll a denied or expired init until their own timeout.
   if (status === "denied" || status === "expired") return { ...answer, error: NOT_PENDING[status] };
   if (status !== "done" || init.projectId === null) return answer;
   const done = { ...answer, project_id: init.projectId, project_url: projectUrl(cfg, init.projectId) };
-  return holder === null ? done : { ...done, ...(await pickupExtras(cfg, init.id, init.accessTokenId !== null, origin(), holder.dpop)) };
+  return holder === null ? done : { ...done, ...(await pickupExtras(cfg, init.id, init.accessTokenId !== null, origin(), holder.dpopJkt)) };
 }

@@ -72,18 +72,17 @@ export async function pickupKey(cfg: Config, boundJkt: string | null, dpop: Dpop
   return dpop.proof === null ? null : verifyDpopProof(cfg, dpop);
 }
 
-/** The extras of a done init for its secret's holder, whose request is `origin` (with its DPoP proof, if any). */
-export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean, origin: RequestOrigin, dpop: DpopRequest): Promise<PickupExtras> {
+/** The extras of a done init for its secret's holder, whose request is `origin`; a token is bound to the key `dpopJkt` gives (pickupKey). */
+export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean, origin: RequestOrigin, dpopJkt: () => Promise<string | null>): Promise<PickupExtras> {
   const prisma = await db();
   const init = await prisma.init.findUniqueOrThrow({
     where: { id: initId },
-    select: { sender: true, senderDevice: true, dpopJkt: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true } } },
+    select: { sender: true, senderDevice: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true } } },
   });
   if (init.project === null || init.approvedBy === null) return {};
   const extras: PickupExtras = { project: init.project, approved_by: { email: init.approvedBy.email } };
   if (alreadyIssued) return extras;
-  const dpopJkt = await pickupKey(cfg, init.dpopJkt, dpop);
-  const approval = { initId, sender: init.sender, senderDevice: init.senderDevice, projectId: init.project.id, approvedById: init.approvedBy.id, dpopJkt };
+  const approval = { initId, sender: init.sender, senderDevice: init.senderDevice, projectId: init.project.id, approvedById: init.approvedBy.id, dpopJkt: await dpopJkt() };
   const issued = await claimAccessToken(cfg, approval, origin);
   if (issued === null) return extras;
   return { ...extras, access_token: issued.token, access_token_expires_at: issued.expiresAt.getTime() };

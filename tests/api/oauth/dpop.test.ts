@@ -140,9 +140,12 @@ describe("a device authorization with a DPoP proof binds the whole transaction t
     // A stolen device code: with another key, as a plain request, or at the status resource's pickup.
     await expectOAuthDpopError(await exchange(device.device_code, undefined, await proofHeader(thief, { method: "POST", url: TOKEN_PATH })), "invalid_dpop_proof");
     await expectOAuthDpopError(await exchange(device.device_code), "invalid_dpop_proof");
+    const before = await databaseSnapshot();
     const pickup = await dispatch("GET", `/api/init/${device.initId}`, { headers: { authorization: `Bearer ${device.device_code}` } });
     expect(pickup.status).toBe(401);
     expect(await pickup.json()).toMatchObject({ code: "invalid_dpop_proof" });
+    // Refused before the poll is recorded, as a wrong secret is.
+    expect(await databaseSnapshot()).toEqual(before);
     expect((await prisma.init.findUniqueOrThrow({ where: { id: device.initId } })).accessTokenId).toBeNull();
     const good = await exchange(device.device_code, undefined, await proofHeader(key, { method: "POST", url: TOKEN_PATH }));
     expect(await good.json()).toMatchObject({ token_type: "DPoP" });
