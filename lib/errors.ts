@@ -51,6 +51,8 @@ export const ERRORS = {
     meaning: "No credential was sent where one is needed.",
     example: "Send an access token as Authorization: Bearer <token>.",
     page: "Sign in first.",
+    // RFC 7662 §2.3 → RFC 6750 §3: the introspection endpoint's caller sends no usable bearer.
+    oauth: { error: "invalid_token" },
   },
   invalid_credentials: {
     status: 401,
@@ -206,13 +208,19 @@ export const ERRORS = {
   },
   invalid_grant: {
     status: 400,
-    meaning: "RFC 6749 §5.2: the device code is unknown, already exchanged, or was issued to another client.",
+    meaning:
+      "RFC 6749 §5.2: the device code or refresh token is unknown, expired, revoked, already used, or was issued to another client. A refresh token used twice revokes its whole login (RFC 9700 §4.14.2).",
     example: "The device code is not valid or was already used.",
+  },
+  unsupported_token_type: {
+    status: 400,
+    meaning: "RFC 7009 §2.2.1: this token cannot be revoked here (a link bearer: revoke the link on its project's page).",
+    example: "A link bearer is revoked on its project's page, not here.",
   },
   unsupported_grant_type: {
     status: 400,
     meaning: "RFC 6749 §5.2: this server does not take this `grant_type`.",
-    example: "grant_type must be urn:ietf:params:oauth:grant-type:device_code.",
+    example: "grant_type must be urn:ietf:params:oauth:grant-type:device_code or refresh_token.",
   },
 } as const satisfies Record<string, ErrorEntry>;
 
@@ -263,7 +271,7 @@ export function oauthError(code: ErrorCode): { error: string; status: number } {
 /** RFC 8628 §3.5: the person has not decided yet. */
 export const authorizationPending = () => new ApiError("authorization_pending", ERRORS.authorization_pending.example);
 
-/** RFC 6749 §5.2: the grant cannot be used (unknown, used, or another client's). */
+/** RFC 6749 §5.2: the grant or refresh token cannot be used (unknown, used, expired, revoked, or another client's). */
 export const invalidGrant = (message: string) => new ApiError("invalid_grant", message);
 
 /** What a page says for the `?error=<code>` a form post sent it back with; null for no or an unknown code. */

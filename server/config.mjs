@@ -169,6 +169,8 @@ const envSchema = z.object({
   INIT_CODE_CHECK: enumFromEnv("INIT_CODE_CHECK", /** @type {const} */ (["confirm", "enter"])),
   SESSION_LIFETIME_DAYS: intFromEnv("SESSION_LIFETIME_DAYS", 30, 1, 365),
   ACCESS_TOKEN_LIFETIME_DAYS: intFromEnv("ACCESS_TOKEN_LIFETIME_DAYS", 90, 1, 3650),
+  OAUTH_LOGIN_LIFETIME_DAYS: intFromEnv("OAUTH_LOGIN_LIFETIME_DAYS", 365, 1, 3650),
+  REFRESH_TOKEN_IDLE_DAYS: intFromEnv("REFRESH_TOKEN_IDLE_DAYS", 30, 1, 3650),
   SQLITE_SYNCHRONOUS: enumFromEnv("SQLITE_SYNCHRONOUS", /** @type {const} */ (["FULL", "NORMAL"])),
   CREATE_INIT_PER_MINUTE: intFromEnv("CREATE_INIT_PER_MINUTE", 30, 1, 1_000_000),
   SIGN_IN_PER_ADDRESS_PER_MINUTE: intFromEnv("SIGN_IN_PER_ADDRESS_PER_MINUTE", 20, 1, 1_000_000),
@@ -176,6 +178,7 @@ const envSchema = z.object({
   SIGN_INS_AT_ONCE_PER_ACCOUNT: intFromEnv("SIGN_INS_AT_ONCE_PER_ACCOUNT", 1, 1, 100),
   LINKS_PER_TOKEN_PER_MINUTE: intFromEnv("LINKS_PER_TOKEN_PER_MINUTE", 60, 1, 1_000_000),
   PICKUPS_PER_INIT_PER_MINUTE: intFromEnv("PICKUPS_PER_INIT_PER_MINUTE", 30, 1, 1_000_000),
+  INTROSPECTIONS_PER_TOKEN_PER_MINUTE: intFromEnv("INTROSPECTIONS_PER_TOKEN_PER_MINUTE", 600, 1, 1_000_000),
   NEW_PROJECTS_PER_ACCOUNT_PER_HOUR: intFromEnv("NEW_PROJECTS_PER_ACCOUNT_PER_HOUR", 10, 1, 1_000_000),
   NEW_PROJECTS_PER_ADDRESS_PER_HOUR: intFromEnv("NEW_PROJECTS_PER_ADDRESS_PER_HOUR", 20, 1, 1_000_000),
   PROJECTS_PER_ACCOUNT: intFromEnv("PROJECTS_PER_ACCOUNT", 100, 1, 1_000_000),
@@ -275,6 +278,7 @@ export function parseConfig(env) {
       signInsAtOncePerAccount: parsed.SIGN_INS_AT_ONCE_PER_ACCOUNT,
       linksPerTokenPerMinute: parsed.LINKS_PER_TOKEN_PER_MINUTE,
       pickupsPerInitPerMinute: parsed.PICKUPS_PER_INIT_PER_MINUTE,
+      introspectionsPerTokenPerMinute: parsed.INTROSPECTIONS_PER_TOKEN_PER_MINUTE,
       newProjectsPerAccountPerHour: parsed.NEW_PROJECTS_PER_ACCOUNT_PER_HOUR,
       newProjectsPerAddressPerHour: parsed.NEW_PROJECTS_PER_ADDRESS_PER_HOUR,
       projectsPerAccount: parsed.PROJECTS_PER_ACCOUNT,
@@ -283,6 +287,9 @@ export function parseConfig(env) {
     initCodeCheck: parsed.INIT_CODE_CHECK,
     sessionLifetimeMs: parsed.SESSION_LIFETIME_DAYS * DAY_MS,
     accessTokenLifetimeMs: parsed.ACCESS_TOKEN_LIFETIME_DAYS * DAY_MS,
+    /** OAuth logins (lib/oauth/refresh-tokens.ts): how long one lasts at most, and how long its refresh token lasts unused. */
+    oauthLoginLifetimeMs: parsed.OAUTH_LOGIN_LIFETIME_DAYS * DAY_MS,
+    refreshTokenIdleMs: parsed.REFRESH_TOKEN_IDLE_DAYS * DAY_MS,
     /** AES-256 key that seals private keys at rest. */
     masterKey: parsed.MASTER_KEY,
     /** Lifetime of a link bearer (JWT); never past its access token's expiry. */

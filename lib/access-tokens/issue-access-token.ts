@@ -34,9 +34,13 @@ async function storeToken(userId: string, projectId: string | null, name: string
   return { id, token, expiresAt };
 }
 
-/** The token a client collects after its init is approved: one project, ACCESS_TOKEN_LIFETIME_DAYS. */
-export async function issueProjectAccessToken(cfg: Config, userId: string, projectId: string, name: string): Promise<IssuedAccessToken & { expiresAt: Date }> {
-  const expiresAt = new Date(Date.now() + cfg.accessTokenLifetimeMs);
+/**
+ * The token a client collects after its init is approved: one project, ACCESS_TOKEN_LIFETIME_DAYS,
+ * never past `notAfter` (the end of the OAuth login it belongs to).
+ */
+export async function issueProjectAccessToken(cfg: Config, userId: string, projectId: string, name: string, notAfter?: Date): Promise<IssuedAccessToken & { expiresAt: Date }> {
+  const lifetimeEnd = Date.now() + cfg.accessTokenLifetimeMs;
+  const expiresAt = new Date(notAfter === undefined ? lifetimeEnd : Math.min(lifetimeEnd, notAfter.getTime()));
   // The activity records what it is for: its collection (lib/init/token-pickup.ts) or its link.
   return { ...(await storeToken(userId, projectId, name, expiresAt, false)), expiresAt };
 }

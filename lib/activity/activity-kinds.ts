@@ -12,6 +12,8 @@ export const ACTIVITY_KINDS = [
   "link_revoked",
   "access_token_created",
   "access_token_revoked",
+  "oauth_refresh_reused",
+  "oauth_login_revoked",
 ] as const;
 
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -27,4 +29,6 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   link_revoked: "Link revoked",
   access_token_created: "Access token created",
   access_token_revoked: "Access token revoked",
+  oauth_refresh_reused: "A used refresh token came back: the client's login was revoked",
+  oauth_login_revoked: "Client ended its login (refresh token revoked)",
 };

@@ -102,3 +102,18 @@ export async function recordInitOpened(userId: string, initId: string): Promise<
     WHERE i."id" = ${initId} AND i."status" = 'pending'
     ON CONFLICT DO NOTHING`;
 }
+
+/**
+ * An OAuth login revoked (lib/oauth/refresh-tokens.ts): by the reuse of a retired refresh token,
+ * or by its client (RFC 7009); `origin`: the request that presented the token. The client is the
+ * login's client_id; the token name is its latest access token's.
+ */
+export function oauthLoginRevokedRecord(prisma: Database, loginId: string, event: "oauth_refresh_reused" | "oauth_login_revoked", origin: RequestOrigin): ActivityRecord {
+  const reason = event === "oauth_refresh_reused" ? "reuse" : "revocation";
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT ${randomId()}, l."userId", ${activityKind(event)}, l."id", l."revokedAt", p."id", p."name", l."clientId", NULL, NULL, NULL, ${origin.address}, ${origin.userAgent}, t."name", NULL, NULL
+    FROM "OAuthLogin" l JOIN "Project" p ON p."id" = l."projectId" LEFT JOIN "RefreshToken" r ON r."id" = l."currentTokenId" LEFT JOIN "AccessToken" t ON t."id" = r."accessTokenId"
+    WHERE l."id" = ${loginId} AND l."revokedAt" IS NOT NULL AND l."revokedReason" = ${reason}
+    ON CONFLICT DO NOTHING`;
+}

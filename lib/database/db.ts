@@ -84,6 +84,11 @@ export async function inOneTransaction<A, B>(change: Prisma.PrismaPromise<A>, re
   return (await client()).$transaction([change, record]);
 }
 
+/** inOneTransaction for a change of two statements and the statement that records it. */
+export async function inOneTransactionOfThree<A, B, C>(change: Prisma.PrismaPromise<A>, follow: Prisma.PrismaPromise<B>, record: Prisma.PrismaPromise<C>): Promise<[A, B, C]> {
+  return (await client()).$transaction([change, follow, record]);
+}
+
 /**
  * True for a write rejected by a unique constraint (Prisma's P2002). Both generated clients
  * throw the error class of the one shared runtime (@prisma/client/runtime), so this holds on

@@ -46,12 +46,13 @@ export type Approval = { initId: string; sender: string; senderDevice: string | 
 /**
  * Issues the approval's access token and claims it for this request (`origin`), once: the token
  * row is made first and then claimed with a conditional update, which the approver's activity
- * records; a request that loses the claim deletes its token unseen and gets null.
+ * records; a request that loses the claim deletes its token unseen and gets null. `notAfter`:
+ * the end of the OAuth login the token starts (the device-code grant).
  */
-export async function claimAccessToken(cfg: Config, approval: Approval, origin: RequestOrigin): Promise<IssuedProjectToken | null> {
+export async function claimAccessToken(cfg: Config, approval: Approval, origin: RequestOrigin, notAfter?: Date): Promise<IssuedProjectToken | null> {
   const prisma = await db();
   const name = approval.senderDevice ? `${approval.sender} on ${approval.senderDevice}` : approval.sender;
-  const issued = await issueProjectAccessToken(cfg, approval.approvedById, approval.projectId, name);
+  const issued = await issueProjectAccessToken(cfg, approval.approvedById, approval.projectId, name, notAfter);
   const [claimed] = await inOneTransaction(
     prisma.init.updateMany({ where: { id: approval.initId, accessTokenId: null }, data: { accessTokenId: issued.id } }),
     tokenCollectedRecord(prisma, approval.initId, issued.id, origin),

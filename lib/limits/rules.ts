@@ -59,6 +59,12 @@ export function limitRules(cfg: Config) {
     userCodeGuessesPerAddress: { name: "user-code-address", limit: USER_CODE_GUESSES_PER_ADDRESS, windowMs: 15 * MINUTE_MS },
     pickupsPerInit: { name: "pickups-init", limit: limits.pickupsPerInitPerMinute, windowMs: MINUTE_MS },
     /**
+     * Token introspections (RFC 7662), per access token authenticating them: each reads the
+     * database (no cache, so that a revocation shows at once), and a verifier that introspects
+     * every request should cache its answers briefly rather than hammer the endpoint.
+     */
+    introspectionsPerToken: { name: "introspections-token", limit: limits.introspectionsPerTokenPerMinute, windowMs: MINUTE_MS },
+    /**
      * Projects created by approving an init, per client address and per account: each is a key
      * generation (a CPU-second) once it is used (lib/projects/new-project.ts). A unit is taken
      * before the project is made and given back if the approval is refused after all.

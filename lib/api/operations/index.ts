@@ -15,8 +15,10 @@ import { getLinkedProjectOperation } from "./get-linked-project";
 import { getLiveOperation } from "./get-live";
 import { getMetricsOperation } from "./get-metrics";
 import { getOpenApiDocumentOperation } from "./get-openapi-document";
+import { introspectTokenOperation } from "./introspect-token";
 import { revokeAccessTokenOperation } from "./revoke-access-token";
 import { revokeLinkOperation } from "./revoke-link";
+import { revokeTokenOperation } from "./revoke-token";
 import { signInOperation, signUpOperation } from "./sign-in-and-sign-up";
 import { signOutOperation } from "./sign-out";
 import { streamInitEventsOperation } from "./stream-init-events";
@@ -34,6 +36,8 @@ export const OPERATIONS: readonly Operation[] = [
   getAuthorizationServerMetadataOperation,
   deviceAuthorizationOperation,
   tokenOperation,
+  revokeTokenOperation,
+  introspectTokenOperation,
   getJwksOperation,
   getHealthOperation,
   getLiveOperation,
