@@ -57,7 +57,7 @@ function TokenEntry({ token, now }: { token: AccessTokenSummary; now: number }) 
           action={`/settings/tokens/${token.id}/revoke`}
           describedBy={titleId}
           what={`the token “${token.name}”`}
-          consequence="Clients using it can no longer link, and the links it made stop working."
+          consequence="Clients using it can no longer link. The bearers of the links it made are refused at once by this service and by verifiers that introspect; a verifier that checks them offline accepts them until they expire."
         />
       ) : null}
     </li>
