@@ -10,11 +10,12 @@ import { keepProjectAliases } from "../projects/resolve-project";
 // Deletes what the service no longer needs, so the database does not grow without bound:
 // inits (with their secrets' hashes and poll clocks) INIT_RETENTION_SECONDS after they expired,
 // expired sessions, link approvals past their expiry (docs/api.md, Compatibility), rate-limit counters
-// of windows that have ended, and activity events ACTIVITY_RETENTION_DAYS old; and records in the
+// of windows that have ended, activity events ACTIVITY_RETENTION_DAYS old, and OAuth logins past
+// their end with their refresh tokens; and records in the
 // activity the inits that expired undecided, before deleting them. Every instance may run it;
 // every step is idempotent.
 
-export type SweepResult = { inits: number; pollClocks: number; sessions: number; linkApprovals: number; rateLimits: number; expiries: number; activityEvents: number };
+export type SweepResult = { inits: number; pollClocks: number; sessions: number; linkApprovals: number; rateLimits: number; expiries: number; activityEvents: number; oauthLogins: number };
 
 export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult> {
   const prisma = await db();
@@ -29,5 +30,7 @@ export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult>
   let rateLimits = 0;
   for (const rule of Object.values(limitRules(cfg))) rateLimits += await sweepEndedWindows(rule, now);
   const activityEvents = await deleteOldActivity(cfg, now);
-  return { inits: inits.count, pollClocks, sessions: sessions.count, linkApprovals, rateLimits, expiries, activityEvents };
+  // An OAuth login past its end, with its refresh tokens (its access tokens ended with it).
+  const oauthLogins = await prisma.oAuthLogin.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
+  return { inits: inits.count, pollClocks, sessions: sessions.count, linkApprovals, rateLimits, expiries, activityEvents, oauthLogins: oauthLogins.count };
 }
