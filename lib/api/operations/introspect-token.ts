@@ -16,7 +16,6 @@ export const introspectTokenOperation = operation({
     description:
       "A verifier authenticates with an access token its project's owner made on /settings/tokens (`Authorization: Bearer ilat_…`) and sends `token`: an access token, a refresh token or a link bearer (the JWT of Create Project Link, without `Bearer `). Read from the database on every call, so a revoked token or link is `active: false` at once. A token of a project the caller's access token does not reach is `active: false` too, and nothing else is said. Limited per caller (`INTROSPECTIONS_PER_TOKEN_PER_MINUTE`).",
     tag: "OAuth",
-    requestHeaders: { Authorization: { description: "`Bearer <access token>` of the project's owner.", schema: { type: "string" }, required: true } },
     bodyExample: { token: "ilat_AudKZwucI6wsqZhncOHqAlRHpNFbChlRx9Cx4zXg4jE" },
     answers: [{ status: 200, description: "The token's state (RFC 7662 §2.2).", json: { name: "IntrospectionAnswer", schema: introspectionAnswerSchema } }],
   },
