@@ -7,7 +7,7 @@ import { consumeRateLimit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import { verifyLinkBearerForPath } from "../links/link-bearer";
 import { hashSecret } from "../secrets";
-import { findRefreshToken, isRefreshable } from "./refresh-tokens";
+import { findRefreshToken, isRefreshable, REFRESH_TOKEN_PREFIX } from "./refresh-tokens";
 import type { IntrospectionAnswer, IntrospectionBody } from "./schemas";
 
 // Token introspection (RFC 7662): a verifier asks whether an access token, a refresh token or a
@@ -121,7 +121,7 @@ async function describeLinkBearer(cfg: Config, jwt: string): Promise<Described |
 
 function describeToken(cfg: Config, token: string): Promise<Described | null> {
   if (ACCESS_TOKEN_PATTERN.test(token)) return describeAccessToken(cfg, token);
-  if (token.startsWith("ilrt_")) return describeRefreshToken(cfg, token);
+  if (token.startsWith(REFRESH_TOKEN_PREFIX)) return describeRefreshToken(cfg, token);
   return describeLinkBearer(cfg, token);
 }
 

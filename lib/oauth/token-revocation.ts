@@ -4,7 +4,7 @@ import { db } from "../database/db";
 import { ApiError, invalidGrant } from "../errors";
 import type { RequestOrigin } from "../request-origin";
 import { hashSecret } from "../secrets";
-import { findRefreshToken, revokeLogin } from "./refresh-tokens";
+import { findRefreshToken, REFRESH_TOKEN_PREFIX, revokeLogin } from "./refresh-tokens";
 import { verifiedLinkBearer } from "./token-introspection";
 import type { RevocationBody } from "./schemas";
 
@@ -20,7 +20,7 @@ const anotherClient = () => invalidGrant("This token was not issued to this clie
 export async function revokeToken(cfg: Config, body: RevocationBody, origin: () => RequestOrigin): Promise<Record<string, never>> {
   const { token, client_id: clientId } = body;
   if (ACCESS_TOKEN_PATTERN.test(token)) await revokeAccessToken(token, clientId);
-  else if (token.startsWith("ilrt_")) await revokeRefreshToken(token, clientId, origin);
+  else if (token.startsWith(REFRESH_TOKEN_PREFIX)) await revokeRefreshToken(token, clientId, origin);
   // RFC 7009 §2.2.1: a link bearer is a token this server knows but does not revoke here.
   else if ((await verifiedLinkBearer(cfg, token)) !== null) throw new ApiError("unsupported_token_type", "A link bearer is revoked on its project's page (its link), not here.");
   return {};
