@@ -31,6 +31,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                 <NavLink href="/projects">Projects</NavLink>
                 <NavLink href="/settings/tokens">Access tokens</NavLink>
                 <NavLink href="/activity">Activity</NavLink>
+                <NavLink href="/settings/sessions">Account</NavLink>
               </nav>
               {/* Who is signed in, at every width: on a phone this is the header's second row. */}
               <div className="account">
