@@ -60,6 +60,12 @@ export const ERRORS = {
     example: "The email or password is not right.",
     page: "The email or password is not right.",
   },
+  wrong_password: {
+    status: 401,
+    meaning: "On the password change form, the current password is not right (pages only).",
+    example: "The current password is not right.",
+    page: "The current password is not right. Nothing was changed.",
+  },
   invalid_secret: { status: 401, meaning: "The init secret is malformed or is not this init's.", example: "The secret does not belong to this init." },
   invalid_token: {
     status: 401,
@@ -216,6 +222,13 @@ export const ERRORS = {
     status: 400,
     meaning: "RFC 7009 §2.2.1: this token cannot be revoked here (a link bearer: revoke the link on its project's page).",
     example: "A link bearer is revoked on its project's page, not here.",
+  },
+  // RFC 6749 §5.2: a client_id not on OAUTH_CLIENT_IDS. A public client authenticates with
+  // nothing, so no WWW-Authenticate scheme applies: 400, not 401.
+  invalid_client: {
+    status: 400,
+    meaning: "RFC 6749 §5.2: the `client_id` is not one this server accepts (`OAUTH_CLIENT_IDS`).",
+    example: "This client_id is not accepted here.",
   },
   unsupported_grant_type: {
     status: 400,

@@ -123,6 +123,27 @@ const testKeysFileSchema = z
   .optional()
   .transform((value) => value?.trim() || null);
 
+// The OAuth client_ids the device authorization accepts (OAUTH_CLIENT_IDS), separated by commas,
+// each trimmed: public clients prove nothing, so this is a list of names, not of credentials.
+// Unset or empty: any client_id (null).
+const oauthClientIdsSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const entries = (value ?? "")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "");
+    for (const entry of entries) {
+      // As a client_id is read (lib/oauth/schemas.ts): at most 200 characters, no control characters.
+      if (entry.length > 200 || /\p{Cc}/u.test(entry)) {
+        ctx.addIssue({ code: "custom", message: `OAUTH_CLIENT_IDS must list client_ids of at most 200 characters without control characters, not "${entry.slice(0, 40)}"` });
+        return z.NEVER;
+      }
+    }
+    return entries.length === 0 ? null : entries;
+  });
+
 // The proxies whose X-Forwarded-For is believed: addresses and CIDR ranges, IPv4 or IPv6, separated
 // by commas or spaces. Each range as `address/prefix` (IPv4 ranges in IPv4 notation).
 const trustedProxiesSchema = z
@@ -198,6 +219,7 @@ const envSchema = z.object({
   LEGACY_LINK_APPROVAL: enumFromEnv("LEGACY_LINK_APPROVAL", /** @type {const} */ (["off", "on"])),
   LEGACY_LINK_APPROVAL_SECONDS: intFromEnv("LEGACY_LINK_APPROVAL_SECONDS", 300, 5, 3600),
   METRICS_TOKEN: metricsTokenSchema,
+  OAUTH_CLIENT_IDS: oauthClientIdsSchema,
   TEST_PASSWORD_COST: enumFromEnv("TEST_PASSWORD_COST", /** @type {const} */ (["full", "low"])),
   TEST_PROJECT_KEYS_FILE: testKeysFileSchema,
 });
@@ -309,6 +331,8 @@ export function parseConfig(env) {
     legacyLinkApproval: { enabled: parsed.LEGACY_LINK_APPROVAL === "on", lifetimeMs: parsed.LEGACY_LINK_APPROVAL_SECONDS * 1000 },
     /** The bearer GET /api/metrics asks for; null: it answers loopback callers only. */
     metricsToken: parsed.METRICS_TOKEN,
+    /** The client_ids the device authorization accepts (others: invalid_client); null: any (lib/oauth/client-ids.ts). */
+    oauthClientIds: parsed.OAUTH_CLIENT_IDS,
     passwordCost: parsed.TEST_PASSWORD_COST,
   };
 }

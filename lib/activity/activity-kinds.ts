@@ -1,6 +1,7 @@
 // What an account's activity records (docs/activity.md). The init events copy what the client
 // reported at Create Init and where its request came from; the link and token events name the
-// access token (a collected token is named after the client: "<sender> on <device>").
+// access token (a collected token is named after the client: "<sender> on <device>"); a
+// password change, where the changing browser was.
 
 export const ACTIVITY_KINDS = [
   "init_opened",
@@ -14,6 +15,7 @@ export const ACTIVITY_KINDS = [
   "access_token_revoked",
   "oauth_refresh_reused",
   "oauth_login_revoked",
+  "password_changed",
 ] as const;
 
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -31,4 +33,5 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   access_token_revoked: "Access token revoked",
   oauth_refresh_reused: "A used refresh token came back: the client's login was revoked",
   oauth_login_revoked: "Client ended its login (refresh token revoked)",
+  password_changed: "Password changed; every other session signed out",
 };

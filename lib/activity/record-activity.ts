@@ -117,3 +117,17 @@ export function oauthLoginRevokedRecord(prisma: Database, loginId: string, event
     WHERE l."id" = ${loginId} AND l."revokedAt" IS NOT NULL AND l."revokedReason" = ${reason}
     ON CONFLICT DO NOTHING`;
 }
+
+/**
+ * The account's password changed to `newHash`, from `origin` (the changing browser's request);
+ * `changeId` is the change's own subject, as each change is an event of its own. Written only if
+ * the account holds the new hash, in the change's transaction.
+ */
+export function passwordChangedRecord(prisma: Database, userId: string, newHash: string, changeId: string, at: Date, origin: RequestOrigin): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT ${randomId()}, u."id", ${activityKind("password_changed")}, ${changeId}, ${at}, NULL, NULL, NULL, NULL, NULL, NULL, ${origin.address}, ${origin.userAgent}, NULL, NULL, u."email"
+    FROM "User" u
+    WHERE u."id" = ${userId} AND u."passwordHash" = ${newHash}
+    ON CONFLICT DO NOTHING`;
+}

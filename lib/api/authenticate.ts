@@ -6,7 +6,7 @@ import { verifyLinkBearerForPath, type VerifiedLinkBearer } from "../links/link-
 import { isLoopback } from "../ip-address";
 import { hashSecret, secretMatchesHash } from "../secrets";
 import { authenticateAccessToken, type AuthenticatedToken } from "../access-tokens/authenticate-access-token";
-import { clientAddress } from "./client-address";
+import { clientAddress, requestOrigin } from "./client-address";
 
 // How each operation's caller proves who it is, in one place. The route wrapper runs the mode an
 // operation names before anything else of the request is read.
@@ -70,7 +70,7 @@ const accessTokenOf = (headers: Headers) =>
 const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
   none: async () => null,
   session: async (cfg, headers) => {
-    const user = await sessionUser(sessionTokenFromHeaders(cfg, headers));
+    const user = await sessionUser(sessionTokenFromHeaders(cfg, headers), requestOrigin(cfg, headers));
     if (user === null) throw new ApiError("unauthorized", "Sign in first.");
     return user;
   },

@@ -102,3 +102,11 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isForeignKeyViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003";
 }
+
+/**
+ * Like inOneTransaction, for a change made of several statements (a new password and the
+ * sessions it ends) and its record: all commit or none. Each should hold its own precondition.
+ */
+export async function statementsInOneTransaction<P extends Prisma.PrismaPromise<unknown>[]>(statements: [...P]) {
+  return (await client()).$transaction(statements);
+}

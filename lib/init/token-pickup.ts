@@ -11,13 +11,15 @@ import { deleteAccessToken, issueProjectAccessToken, type IssuedAccessToken } fr
 type IssuedProjectToken = IssuedAccessToken & { expiresAt: Date };
 
 // The token pickup: once an init is done, the client that presents the init's secret
-// (`Authorization: Bearer <secret>`, RFC 6750 §2.1) gets the project, the approver and, exactly
+// (`Authorization: Bearer <secret>`, RFC 6750 §2.1) gets the project, the approver (if their
+// account allows it) and, exactly
 // once, an access token for the project. Anyone else polling sees only the status.
 
 /** What the client holding the init's secret learns besides the status. */
 export type PickupExtras = {
   project?: { id: string; name: string };
-  approved_by?: { email: string };
+  /** Null unless the approver's account lets clients learn their email (/settings/privacy). */
+  approved_by?: { email: string } | null;
   access_token?: string;
   access_token_expires_at?: number;
 };
@@ -67,10 +69,12 @@ export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: b
   const prisma = await db();
   const init = await prisma.init.findUniqueOrThrow({
     where: { id: initId },
-    select: { sender: true, senderDevice: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true } } },
+    select: { sender: true, senderDevice: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true, shareEmailWithClients: true } } },
   });
   if (init.project === null || init.approvedBy === null) return {};
-  const extras: PickupExtras = { project: init.project, approved_by: { email: init.approvedBy.email } };
+  // Issue 28: by default the client learns the project, not the person who approved it.
+  const approvedBy = init.approvedBy.shareEmailWithClients ? { email: init.approvedBy.email } : null;
+  const extras: PickupExtras = { project: init.project, approved_by: approvedBy };
   if (alreadyIssued) return extras;
   const approval = { initId, sender: init.sender, senderDevice: init.senderDevice, projectId: init.project.id, approvedById: init.approvedBy.id };
   const issued = await claimAccessToken(cfg, approval, origin);

@@ -1,18 +1,22 @@
 import type { Config } from "../config";
 import { createInit } from "../init/create-init";
+import { assertClientIdAccepted } from "./client-ids";
 import type { RequestOrigin } from "../request-origin";
 import type { DeviceAuthorizationAnswer, DeviceAuthorizationBody } from "./schemas";
 
 // RFC 8628 §3.1–3.2: a device authorization is Create Init in OAuth's words. The client_id is
 // the init's sender (what the page shows as the application); the device code is the init's
 // secret, kept only as its hash; the client shows the user code, so the page asks the person
-// to type it (user_code_shown). Limits, expiry and the page are Create Init's, unchanged.
+// to type it (user_code_shown). Limits, expiry and the page are Create Init's, unchanged. With
+// OAUTH_CLIENT_IDS set, another client_id is invalid_client (lib/oauth/client-ids.ts).
 
 export const verificationUri = (cfg: Config) => `${cfg.appUrl}/device`;
 
 const toSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 export async function authorizeDevice(cfg: Config, body: DeviceAuthorizationBody, origin: RequestOrigin): Promise<DeviceAuthorizationAnswer> {
+  // RFC 6749 §5.2: refused before anything is counted or written.
+  assertClientIdAccepted(cfg, body.client_id);
   const init = await createInit(cfg, { sender: body.client_id, sender_device: null, sender_os: null, sender_ip: null, user_code_shown: true }, origin);
   return {
     device_code: init.secret,

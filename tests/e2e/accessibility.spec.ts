@@ -299,6 +299,24 @@ test("access tokens, with a new token shown", async ({ browser, request }) => {
   });
 });
 
+test("the account pages: sessions (two), a refused password change, privacy", async ({ browser, request }) => {
+  const send = over(request, MAIN_URL);
+  const owner = await person(send, MAIN_URL);
+  await send("POST", "/auth/signin", new URLSearchParams({ email: owner.email, password: PASSWORD }).toString(), { "content-type": "application/x-www-form-urlencoded", origin: MAIN_URL });
+  await auditEverywhere(browser, `${MAIN_URL}/settings/sessions`, { person: owner, shot: "account-sessions" });
+  await auditEverywhere(browser, `${MAIN_URL}/settings/password`, {
+    person: owner,
+    shot: "account-password-error",
+    prepare: async (page) => {
+      await page.getByLabel("Current password").fill("not the password");
+      await page.getByLabel("New password").fill("a brand new password");
+      await page.getByRole("button", { name: "Change password" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "current password is not right" })).toBeVisible();
+    },
+  });
+  await auditEverywhere(browser, `${MAIN_URL}/settings/privacy`, { person: owner, shot: "account-privacy" });
+});
+
 test("the link approval page of an existing client (LEGACY_LINK_APPROVAL), waiting", async ({ browser, request }) => {
   const send = over(request, COMPAT_URL);
   const owner = await person(send, COMPAT_URL);

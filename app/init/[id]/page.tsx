@@ -12,6 +12,7 @@ import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import type { InitStatus } from "@/lib/init/init-lifecycle";
 import { listProjects } from "@/lib/projects/projects";
+import { ClientIdNote } from "./client-id-note";
 import { LiveStatus } from "./live-status";
 import { ErrorAlert } from "../../form-parts";
 
@@ -49,7 +50,10 @@ function WhoIsAsking({ init }: { init: InitView }) {
       <h2 id="who-asks">{init.status === "pending" ? "Who is asking" : "Who asked"}</h2>
       <dl className="facts">
         <dt>Application</dt>
-        <dd>{init.sender}</dd>
+        <dd>
+          {init.sender}
+          <ClientIdNote name={init.sender} />
+        </dd>
         {details === null ? null : (
           <>
             <dt>Device</dt>

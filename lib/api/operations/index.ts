@@ -1,4 +1,5 @@
 import type { Operation } from "../operation";
+import { changePasswordOperation, savePrivacyOperation, signOutOtherSessionsOperation, signOutSessionOperation } from "./account-settings";
 import { approveInitOperation } from "./approve-init";
 import { createAccessTokenOperation } from "./create-access-token";
 import { createInitOperation } from "./create-init";
@@ -55,4 +56,8 @@ export const OPERATIONS: readonly Operation[] = [
   revokeLinkOperation,
   approveLinkOperation,
   denyLinkOperation,
+  signOutSessionOperation,
+  signOutOtherSessionsOperation,
+  changePasswordOperation,
+  savePrivacyOperation,
 ];

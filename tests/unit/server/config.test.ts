@@ -48,8 +48,16 @@ describe("parseConfig", () => {
       projectKeys: { threads: 1, reserve: 4, perAccount: 2, waitMs: 3000, testKeysFile: null },
       legacyLinkApproval: { enabled: false, lifetimeMs: 300_000 },
       metricsToken: null,
+      oauthClientIds: null,
       passwordCost: "full",
     });
+  });
+
+  it("reads OAUTH_CLIENT_IDS as a list of client_ids, empty meaning any", () => {
+    expect(parseConfig({ MASTER_KEY, OAUTH_CLIENT_IDS: " @acme/cli, Acme CLI ,,other " }).oauthClientIds).toEqual(["@acme/cli", "Acme CLI", "other"]);
+    expect(parseConfig({ MASTER_KEY, OAUTH_CLIENT_IDS: " , " }).oauthClientIds).toBeNull();
+    expect(() => parseConfig({ MASTER_KEY, OAUTH_CLIENT_IDS: "ok,bad\u0007one" })).toThrow("OAUTH_CLIENT_IDS must list client_ids");
+    expect(() => parseConfig({ MASTER_KEY, OAUTH_CLIENT_IDS: "x".repeat(201) })).toThrow("OAUTH_CLIENT_IDS must list client_ids");
   });
 
   // The test suites' shortcuts (docs/testing.md) can never reach a server: `next start`,
