@@ -68,9 +68,10 @@ export const passkeySignInFormSchema = z.object({ credential: assertionField });
 
 /**
  * A form that may carry a step-up assertion (lib/passkeys/step-up.ts): the approve forms and the
- * settings switch. Absent when the account does not need one, or the browser could not make it.
+ * settings switch. Absent or empty (the page's field before its script fills it, or without
+ * JavaScript) when the account does not need one or the browser made none.
  */
-export const stepUpFieldsSchema = z.object({ passkey_assertion: assertionField.optional() });
+export const stepUpFieldsSchema = z.object({ passkey_assertion: z.preprocess((value) => (value === "" ? undefined : value), assertionField.optional()) });
 
 export const passkeyIdParamsSchema = z.object({ id: z.string() });
 
