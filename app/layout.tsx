@@ -30,7 +30,6 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <nav aria-label="Main">
                 <NavLink href="/projects">Projects</NavLink>
                 <NavLink href="/settings/tokens">Access tokens</NavLink>
-                <NavLink href="/settings/passkeys">Passkeys</NavLink>
                 <NavLink href="/activity">Activity</NavLink>
               </nav>
               {/* Who is signed in, at every width: on a phone this is the header's second row. */}

@@ -9,6 +9,7 @@ import { approvalsNeedPasskey } from "@/lib/passkeys/step-up";
 import { DoneNotice, ErrorAlert } from "../../form-parts";
 import { LocalTime } from "../../local-time";
 import { PasskeyField } from "../../passkey-field";
+import { SettingsNav } from "../settings-nav";
 
 export const metadata: Metadata = { title: "Passkeys" };
 
@@ -94,6 +95,7 @@ export default async function PasskeysPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <h1>Passkeys</h1>
+      <SettingsNav />
       <p className="muted">A passkey signs you in without a password, and can confirm your approvals. It works only on this site, so a look-alike site cannot use it.</p>
       <ErrorAlert message={pageMessage(query.error)} />
       <DoneNotice message={done} />
