@@ -46,7 +46,7 @@ test("with approvals needing a passkey, Approve asks for one; without it the app
   expect(refused.status()).toBe(303);
   expect(refused.headers().location).toBe(`${COMPAT_URL}/init/${init.id}?error=passkey_required`);
   await page.goto(refused.headers().location);
-  await expect(page.getByRole("alert")).toContainText("Your account's approvals need a passkey");
+  await expect(page.getByRole("alert").filter({ hasText: "Your account's approvals need a passkey" })).toBeVisible();
 
   // The authenticator cannot verify the person: nothing is sent, and the page says so.
   await authenticator.failVerification();
