@@ -128,6 +128,12 @@ export const ERRORS = {
     example: "Add a passkey before approvals can need one.",
     page: "Add a passkey first: approvals can only need a passkey once you have one.",
   },
+  passkey_limit_reached: {
+    status: 409,
+    meaning: "The account already has as many passkeys as it may (20; pages only).",
+    example: "An account may have at most 20 passkeys. Remove one first.",
+    page: "You have as many passkeys as an account may. Remove one you no longer use first.",
+  },
   last_passkey: {
     status: 409,
     meaning: "The account's approvals need a passkey, and this is its last one (pages only).",

@@ -11,6 +11,8 @@ export const USER_CODE_GUESSES_PER_ACCOUNT = 10;
 /** The same per address (IPv6 /64), for many accounts behind one address. */
 export const USER_CODE_GUESSES_PER_ADDRESS = 30;
 const HOUR_MS = 60 * MINUTE_MS;
+/** Passkeys one account may hold (lib/passkeys/register-passkey.ts): counted in the Passkey table itself. */
+export const PASSKEYS_PER_ACCOUNT = 20;
 /** WebAuthn challenges a signed-in account may ask for in a minute (adding a passkey, confirming an approval): each writes a row. */
 export const PASSKEY_CHALLENGES_PER_ACCOUNT = 30;
 

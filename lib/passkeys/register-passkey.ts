@@ -6,7 +6,7 @@ import type { Config } from "../config";
 import { db, inOneTransaction, isUniqueViolation } from "../database/db";
 import { ApiError, passkeyRejected } from "../errors";
 import { consumeRateLimit } from "../limits/rate-limit";
-import { limitRules } from "../limits/rules";
+import { limitRules, PASSKEYS_PER_ACCOUNT } from "../limits/rules";
 import { randomId } from "../secrets";
 import { issueChallenge, useAnsweredChallenge } from "./challenges";
 import { RP_NAME, relyingParty } from "./relying-party";
@@ -17,8 +17,6 @@ import { RP_NAME, relyingParty } from "./relying-party";
 // without an email) with user verification. The answer must be for a challenge handed to this
 // account for registration, made on this origin; it is stored with its name and recorded in the
 // activity, in one transaction.
-
-const MAX_PASSKEYS_PER_ACCOUNT = 20;
 
 export async function registrationOptions(cfg: Config, user: SessionUser): Promise<PublicKeyCredentialCreationOptionsJSON> {
   await consumeRateLimit(limitRules(cfg).passkeyChallengesPerAccount, user.id);
@@ -41,8 +39,8 @@ export async function registrationOptions(cfg: Config, user: SessionUser): Promi
 export async function addPasskey(cfg: Config, userId: string, name: string, response: RegistrationResponseJSON): Promise<string> {
   const rp = relyingParty(cfg);
   const prisma = await db();
-  if ((await prisma.passkey.count({ where: { userId } })) >= MAX_PASSKEYS_PER_ACCOUNT) {
-    throw new ApiError("invalid_request", `An account may have at most ${MAX_PASSKEYS_PER_ACCOUNT} passkeys. Remove one first.`);
+  if ((await prisma.passkey.count({ where: { userId } })) >= PASSKEYS_PER_ACCOUNT) {
+    throw new ApiError("passkey_limit_reached", `An account may have at most ${PASSKEYS_PER_ACCOUNT} passkeys. Remove one first.`);
   }
   const challenge = await useAnsweredChallenge(response.response.clientDataJSON, { purpose: "register", userId, subject: null });
   let verified;

@@ -22,6 +22,9 @@ export async function verifyAssertion(cfg: Config, response: AuthenticationRespo
   if (passkey === null || (binding.userId !== null && passkey.userId !== binding.userId)) {
     throw passkeyRejected("This passkey is not registered to your account here (or was removed).");
   }
+  // §7.2 step 6: a user handle, when the authenticator gives one, is the account the passkey was made for (its id, lib/passkeys/register-passkey.ts).
+  const { userHandle } = response.response;
+  if (userHandle !== undefined && userHandle !== isoBase64URL.fromUTF8String(passkey.userId)) throw passkeyRejected("The passkey names another account.");
   const rp = relyingParty(cfg);
   let newCounter: number;
   try {

@@ -19,7 +19,8 @@ const UP = 0x01;
 const UV = 0x04;
 const AT = 0x40;
 
-export type Ceremony = { origin?: string; userVerified?: boolean };
+/** Where the browser says the page was, whether the authenticator verified the person, the user handle it returns (none by default). */
+export type Ceremony = { origin?: string; userVerified?: boolean; userHandle?: string };
 
 export class SoftwareAuthenticator {
   readonly credentials: Credential[] = [];
@@ -57,7 +58,7 @@ export class SoftwareAuthenticator {
   }
 
   /** An assertion by `credential` (the first one by default) for the options' challenge. */
-  assert(options: PublicKeyCredentialRequestOptionsJSON, { origin = SITE, userVerified = true }: Ceremony = {}, credential = this.credentials[0]): AuthenticationResponseJSON {
+  assert(options: PublicKeyCredentialRequestOptionsJSON, { origin = SITE, userVerified = true, userHandle }: Ceremony = {}, credential = this.credentials[0]): AuthenticationResponseJSON {
     credential.counter += this.counterStep;
     const counter = Buffer.alloc(4);
     counter.writeUInt32BE(credential.counter);
@@ -68,7 +69,7 @@ export class SoftwareAuthenticator {
       id: b64url(credential.id),
       rawId: b64url(credential.id),
       type: "public-key",
-      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authenticatorData), signature: b64url(signature) },
+      response: { clientDataJSON: b64url(clientDataJSON), authenticatorData: b64url(authenticatorData), signature: b64url(signature), userHandle: userHandle === undefined ? undefined : b64url(userHandle) },
       clientExtensionResults: {},
     };
   }

@@ -10,5 +10,5 @@ export const addPasskeyOperation = operation({
   sameOrigin: true,
   body: { form: addPasskeyFormSchema },
   answer: { redirect: true, back: () => "/settings/passkeys" },
-  errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "invalid_request", "passkey_rejected"],
+  errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "invalid_request", "passkey_rejected", "passkey_limit_reached"],
 });

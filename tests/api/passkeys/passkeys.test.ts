@@ -3,6 +3,7 @@ import { sessionUser } from "@/lib/auth/sessions";
 import { db } from "@/lib/database/db";
 import { sweep } from "@/lib/maintenance/sweep";
 import { config } from "@/lib/config";
+import { PASSKEYS_PER_ACCOUNT } from "@/lib/limits/rules";
 import { CHALLENGE_LIFETIME_MS } from "@/lib/passkeys/challenges";
 import { createdInit, getInitStatus } from "../../helpers/api";
 import { approve, cookieHeader, newAccount, sessionTokenOf, SITE } from "../../helpers/forms";
@@ -97,6 +98,15 @@ describe("adding a passkey (W3C WebAuthn Level 3 §7.1)", () => {
     expect(await passkeyRows(await userIdOf(token))).toEqual([]);
   });
 
+  it("refuses a passkey past PASSKEYS_PER_ACCOUNT", async () => {
+    const { token } = await newAccount();
+    const authenticator = new SoftwareAuthenticator();
+    for (let added = 0; added < PASSKEYS_PER_ACCOUNT; added++) await addedPasskey(token, authenticator, `key ${added}`);
+    const options = await (await registrationOptions(token)).json();
+    expect(errorIn(await addPasskeyForm(token, "one more", authenticator.register(options)))).toBe("passkey_limit_reached");
+    expect(await passkeyRows(await userIdOf(token))).toHaveLength(PASSKEYS_PER_ACCOUNT);
+  });
+
   it("refuses options to someone signed out, from another site, or for nothing it knows", async () => {
     expect((await registrationOptions("no-such-session")).status).toBe(401);
     const { token } = await newAccount();
@@ -154,6 +164,18 @@ describe("signing in with a passkey", () => {
     expect((await removePasskeyForm(token, passkeyId)).headers.get("location")).toBe(`${SITE}/settings/passkeys?removed=1`);
     authenticator.credentials[0].counter = 10;
     expect(errorIn(await passkeySignInForm(authenticator.assert(await (await signInOptions()).json())))).toBe("passkey_rejected");
+  });
+
+  // W3C WebAuthn Level 3 §7.2 step 6: the user handle names the passkey's own account.
+  it("signs in with the user handle of the passkey's account, and refuses another account's", async () => {
+    const { token } = await newAccount();
+    const other = await newAccount();
+    const authenticator = new SoftwareAuthenticator();
+    await addedPasskey(token, authenticator);
+    const mine = authenticator.assert(await (await signInOptions()).json(), { userHandle: await userIdOf(token) });
+    expect(sessionTokenOf(await passkeySignInForm(mine))).not.toBeNull();
+    const theirs = authenticator.assert(await (await signInOptions()).json(), { userHandle: await userIdOf(other.token) });
+    expect(errorIn(await passkeySignInForm(theirs))).toBe("passkey_rejected");
   });
 
   it("lets one of 20 concurrent sign-ins with the same assertion through", async () => {
