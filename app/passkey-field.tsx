@@ -53,20 +53,20 @@ async function answer(ceremony: Ceremony): Promise<string> {
 export function PasskeyField({ name, ceremony, failure }: { name: string; ceremony: Ceremony; failure: string }) {
   const field = useRef<HTMLInputElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // The ceremony by value: a new object with the same content (a refreshed page) keeps the listener.
   const key = JSON.stringify(ceremony);
 
   useEffect(() => {
     const input = field.current;
     const form = input?.form;
     if (!input || !form) return;
-    const chosen: Ceremony = JSON.parse(key);
     const onSubmit = (event: SubmitEvent) => {
       // Filled: this is the second submit, with the answer.
       if (input.value !== "") return;
       event.preventDefault();
       const submitter = event.submitter;
       setProblem(null);
-      answer(chosen).then(
+      answer(ceremony).then(
         (value) => {
           input.value = value;
           form.requestSubmit(submitter instanceof HTMLButtonElement ? submitter : null);
