@@ -10,5 +10,5 @@ export const setPasskeyApprovalsOperation = operation({
   sameOrigin: true,
   body: { form: passkeyApprovalsFormSchema },
   answer: { redirect: true, back: () => "/settings/passkeys" },
-  errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "invalid_request", "no_passkey", "passkey_required", "passkey_rejected", "rate_limited"],
+  errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "invalid_request", "no_passkey", "passkey_required", "passkey_rejected"],
 });
