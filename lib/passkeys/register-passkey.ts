@@ -1,4 +1,10 @@
-import { generateRegistrationOptions, verifyRegistrationResponse, type PublicKeyCredentialCreationOptionsJSON, type RegistrationResponseJSON } from "@simplewebauthn/server";
+import {
+  generateRegistrationOptions,
+  verifyRegistrationResponse,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type RegistrationResponseJSON,
+  type WebAuthnCredential,
+} from "@simplewebauthn/server";
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import { passkeyRecord } from "../activity/record-activity";
 import type { SessionUser } from "../auth/sessions";
@@ -36,27 +42,25 @@ export async function registrationOptions(cfg: Config, user: SessionUser): Promi
   });
 }
 
-export async function addPasskey(cfg: Config, userId: string, name: string, response: RegistrationResponseJSON): Promise<string> {
+/** The new credential, once SimpleWebAuthn has verified the answer against `challenge`, this origin and RP ID, with user verification. */
+async function verifiedCredential(cfg: Config, response: RegistrationResponseJSON, challenge: string): Promise<WebAuthnCredential> {
   const rp = relyingParty(cfg);
+  try {
+    const verified = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true });
+    if (verified.verified) return verified.registrationInfo.credential;
+  } catch (error) {
+    throw passkeyRejected(`The new passkey was refused: ${error instanceof Error ? error.message : "it does not verify"}`);
+  }
+  throw passkeyRejected("The new passkey was refused: its attestation does not verify.");
+}
+
+export async function addPasskey(cfg: Config, userId: string, name: string, response: RegistrationResponseJSON): Promise<string> {
   const prisma = await db();
   if ((await prisma.passkey.count({ where: { userId } })) >= PASSKEYS_PER_ACCOUNT) {
     throw new ApiError("passkey_limit_reached", `An account may have at most ${PASSKEYS_PER_ACCOUNT} passkeys. Remove one first.`);
   }
   const challenge = await useAnsweredChallenge(response.response.clientDataJSON, { purpose: "register", userId, subject: null });
-  let verified;
-  try {
-    verified = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: rp.origin,
-      expectedRPID: rp.id,
-      requireUserVerification: true,
-    });
-  } catch (error) {
-    throw passkeyRejected(`The new passkey was refused: ${error instanceof Error ? error.message : "it does not verify"}`);
-  }
-  if (!verified.verified) throw passkeyRejected("The new passkey was refused: its attestation does not verify.");
-  const { credential } = verified.registrationInfo;
+  const credential = await verifiedCredential(cfg, response, challenge);
   const id = randomId();
   try {
     await inOneTransaction(
