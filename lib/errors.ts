@@ -80,6 +80,20 @@ export const ERRORS = {
   },
   // A browser-approved link (docs/api.md, Compatibility) denied by the person.
   link_denied: { status: 403, meaning: "The person denied this browser-approved link.", example: "The person denied this link. Start again with a new random iv." },
+  // Passkeys (lib/passkeys/): an answer that does not verify, and an approval made without one on an account that needs it.
+  passkey_rejected: {
+    status: 403,
+    meaning:
+      "The passkey's answer does not verify: its challenge is unknown, used, expired or was handed out for something else, it was made on another origin or RP ID, without user verification, by a passkey not registered to the account, or its signature or counter is wrong (pages only).",
+    example: "The passkey's answer was refused: Unexpected authentication response origin \"https://phish.example\", expected \"https://initlink.example\"",
+    page: "Your passkey's answer could not be verified. Try again, on this site, with a passkey registered to your account.",
+  },
+  passkey_required: {
+    status: 403,
+    meaning: "The account's approvals need a passkey, and the approval came without a passkey assertion made for it (pages only).",
+    example: "Your approvals need a passkey: confirm this approval with one of your passkeys.",
+    page: "Your account's approvals need a passkey. Approve again and confirm with one of your passkeys when your browser asks.",
+  },
   not_found: {
     status: 404,
     meaning: "Nothing with this id exists (or the credential does not reach it).",
@@ -115,6 +129,24 @@ export const ERRORS = {
     meaning: "On the link approval page: no client has asked for this link within the last minute, so there is nothing to decide (pages only).",
     example: "No client is asking for this link right now. Start the link in your terminal, then decide while it waits.",
     page: "No client is asking for this link right now. Start the link in your terminal, then approve it here while it waits.",
+  },
+  no_passkey: {
+    status: 409,
+    meaning: "Approvals cannot need a passkey while the account has none (pages only).",
+    example: "Add a passkey before approvals can need one.",
+    page: "Add a passkey first: approvals can only need a passkey once you have one.",
+  },
+  passkey_limit_reached: {
+    status: 409,
+    meaning: "The account already has as many passkeys as it may (20; pages only).",
+    example: "An account may have at most 20 passkeys. Remove one first.",
+    page: "You have as many passkeys as an account may. Remove one you no longer use first.",
+  },
+  last_passkey: {
+    status: 409,
+    meaning: "The account's approvals need a passkey, and this is its last one (pages only).",
+    example: "This is your last passkey and your approvals need one. Turn that off first, or add another passkey.",
+    page: "This is your last passkey and your approvals need one. Add another passkey, or turn off “Approvals need a passkey” first.",
   },
   link_revoked: { status: 409, meaning: "The link with this iv has been revoked.", example: "This link has been revoked. Choose a new random iv to link again." },
   init_not_pending: {
@@ -271,6 +303,9 @@ export const notFound = (message: string) => new ApiError("not_found", message);
 
 /** The credential is malformed, unknown, revoked or expired. */
 export const invalidToken = (message: string) => new ApiError("invalid_token", message);
+
+/** A passkey's answer that does not verify (lib/passkeys/verify-assertion.ts). */
+export const passkeyRejected = (message: string) => new ApiError("passkey_rejected", message);
 
 /** The person's decision came too late or twice. */
 export const initNotPending = (message: string) => new ApiError("init_not_pending", message);

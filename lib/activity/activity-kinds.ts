@@ -1,7 +1,7 @@
 // What an account's activity records (docs/activity.md). The init events copy what the client
 // reported at Create Init and where its request came from; the link and token events name the
 // access token (a collected token is named after the client: "<sender> on <device>"); a
-// password change, where the changing browser was.
+// password change, where the changing browser was; the passkey events name the passkey.
 
 export const ACTIVITY_KINDS = [
   "init_opened",
@@ -16,6 +16,8 @@ export const ACTIVITY_KINDS = [
   "oauth_refresh_reused",
   "oauth_login_revoked",
   "password_changed",
+  "passkey_added",
+  "passkey_removed",
 ] as const;
 
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -34,4 +36,6 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   oauth_refresh_reused: "A used refresh token came back: the client's login was revoked",
   oauth_login_revoked: "Client ended its login (refresh token revoked)",
   password_changed: "Password changed; every other session signed out",
+  passkey_added: "Passkey added",
+  passkey_removed: "Passkey removed",
 };

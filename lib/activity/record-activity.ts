@@ -89,6 +89,19 @@ export function accessTokenRecord(prisma: Database, tokenId: string, event: "acc
 }
 
 /**
+ * A passkey added on the settings page (after its row is written) or removed (before its row is
+ * deleted, in the same transaction): the event names the passkey and is dated now.
+ */
+export function passkeyRecord(prisma: Database, passkeyId: string, event: "passkey_added" | "passkey_removed"): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "decidedBy", "passkeyName")
+    SELECT ${randomId()}, u."id", ${activityKind(event)}, k."id", ${new Date()}, u."email", k."name"
+    FROM "Passkey" k JOIN "User" u ON u."id" = k."userId"
+    WHERE k."id" = ${passkeyId}
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
  * A signed-in person opened the page of a pending init: the init is then in their activity,
  * and so is its expiry if no one decides it (lib/activity/sweep-activity.ts). A view changes
  * nothing else, so this stands alone; once per (account, init).

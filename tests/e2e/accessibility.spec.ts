@@ -3,6 +3,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from "@pla
 import { COMPAT_URL, MAIN_URL, SHORT_URL } from "../../playwright.config";
 import { approvedIntoNewProject, createInit, createLink, pickUpToken, randomIv, sessionCookieName, signUp, type CreatedInit, type Person } from "../helpers/journey.mjs";
 import { newEmail, over, PASSWORD } from "./flow";
+import { addPasskeyInPage, signUpInPage, virtualAuthenticator } from "./passkey-steps";
 
 // Issue 16, item 4: every page, in each state that matters, passes axe with no violation in the
 // light and dark colour schemes, on a desktop and at 390 px; and at 390 px the header's links
@@ -157,6 +158,23 @@ test("the bad-request page", async ({ browser }) => {
     await expectNoSidewaysScroll(page);
     await context.close();
   }
+});
+
+// Issue 28, item 2: the passkeys page with a passkey (added with Chromium's virtual
+// authenticator, on COMPAT_URL's host name), approvals needing one and a refusal shown, and the
+// init page's approve form asking for a passkey.
+test("the passkeys page, and the init page when approvals need a passkey", async ({ browser, request }) => {
+  const setup = await browser.newContext();
+  const page = await setup.newPage();
+  await virtualAuthenticator(page);
+  await signUpInPage(page, COMPAT_URL);
+  await addPasskeyInPage(page, COMPAT_URL, "work laptop", { guardApprovals: true });
+  const session = (await setup.cookies()).find((cookie) => cookie.name === sessionCookieName(COMPAT_URL))?.value ?? "";
+  await setup.close();
+  const guarded = { site: COMPAT_URL, session };
+  await auditEverywhere(browser, `${COMPAT_URL}/settings/passkeys?error=last_passkey`, { person: guarded, shot: "passkeys" });
+  const init = await initOn(over(request, COMPAT_URL));
+  await auditEverywhere(browser, init.redirect_url, { person: guarded, shot: "init-passkey" });
 });
 
 test("sign-in, fresh", async ({ browser }) => {

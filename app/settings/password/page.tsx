@@ -5,7 +5,7 @@ import { withReturnTo } from "@/lib/api/return-to";
 import { pageMessage } from "@/lib/errors";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
 import { DoneNotice, ErrorAlert } from "../../form-parts";
-import { AccountNav } from "../account-nav";
+import { SettingsNav } from "../settings-nav";
 
 export const metadata: Metadata = { title: "Password" };
 
@@ -16,7 +16,7 @@ export default async function PasswordPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <h1>Password</h1>
-      <AccountNav />
+      <SettingsNav />
       <ErrorAlert message={pageMessage(query.error)} />
       <DoneNotice message={query.changed === "1" ? "Your password is changed. Every other session is signed out." : null} />
       <form method="post" action="/settings/password/change" className="card stack">

@@ -5,7 +5,7 @@ import { withReturnTo } from "@/lib/api/return-to";
 import { sharesEmailWithClients } from "@/lib/auth/account-settings";
 import { pageMessage } from "@/lib/errors";
 import { DoneNotice, ErrorAlert } from "../../form-parts";
-import { AccountNav } from "../account-nav";
+import { SettingsNav } from "../settings-nav";
 
 export const metadata: Metadata = { title: "Privacy" };
 
@@ -16,7 +16,7 @@ export default async function PrivacyPage({ searchParams }: { searchParams: Prom
   return (
     <>
       <h1>Privacy</h1>
-      <AccountNav />
+      <SettingsNav />
       <ErrorAlert message={pageMessage(query.error)} />
       <DoneNotice message={query.saved === "1" ? "Saved." : null} />
       <form method="post" action="/settings/privacy/save" className="card stack">

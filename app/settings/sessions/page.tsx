@@ -8,7 +8,7 @@ import { pageMessage } from "@/lib/errors";
 import { clientSoftware } from "@/lib/links/client-software";
 import { DoneNotice, ErrorAlert } from "../../form-parts";
 import { LocalTime } from "../../local-time";
-import { AccountNav } from "../account-nav";
+import { SettingsNav } from "../settings-nav";
 
 export const metadata: Metadata = { title: "Sessions" };
 
@@ -54,7 +54,7 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
   return (
     <>
       <h1>Sessions</h1>
-      <AccountNav />
+      <SettingsNav />
       <p className="muted">
         The browsers signed in to your account. If you do not recognise one, sign it out and <Link href="/settings/password">change your password</Link>, which signs out every
         other session too.

@@ -10,6 +10,7 @@ import { TOKEN_LIFETIME_CHOICES } from "@/lib/access-tokens/schemas";
 import { NewTokenForm, type Choice } from "./new-token-form";
 import { DoneNotice, ErrorAlert, RevokeControl } from "../../form-parts";
 import { LocalTime } from "../../local-time";
+import { SettingsNav } from "../settings-nav";
 
 export const metadata: Metadata = { title: "Access tokens" };
 
@@ -75,6 +76,7 @@ export default async function AccessTokensPage({ searchParams }: { searchParams:
   return (
     <>
       <h1>Access tokens</h1>
+      <SettingsNav />
       <p className="muted">A client sends an access token to link itself to your projects through the API. Revoke a token you no longer use.</p>
       <ErrorAlert message={error} />
       <DoneNotice message={revoked ? `Revoked the token “${revoked.name}”. Clients using it can no longer link.` : null} />

@@ -17,10 +17,15 @@ import { getLiveOperation } from "./get-live";
 import { getMetricsOperation } from "./get-metrics";
 import { getOpenApiDocumentOperation } from "./get-openapi-document";
 import { introspectTokenOperation } from "./introspect-token";
+import { addPasskeyOperation } from "./add-passkey";
+import { passkeyRegistrationOptionsOperation, passkeySignInOptionsOperation, passkeyStepUpOptionsOperation } from "./passkey-options";
+import { removePasskeyOperation } from "./remove-passkey";
 import { revokeAccessTokenOperation } from "./revoke-access-token";
 import { revokeLinkOperation } from "./revoke-link";
 import { revokeTokenOperation } from "./revoke-token";
 import { signInOperation, signUpOperation } from "./sign-in-and-sign-up";
+import { setPasskeyApprovalsOperation } from "./set-passkey-approvals";
+import { signInWithPasskeyOperation } from "./sign-in-with-passkey";
 import { signOutOperation } from "./sign-out";
 import { streamInitEventsOperation } from "./stream-init-events";
 import { tokenOperation } from "./token";
@@ -60,4 +65,11 @@ export const OPERATIONS: readonly Operation[] = [
   signOutOtherSessionsOperation,
   changePasswordOperation,
   savePrivacyOperation,
+  passkeySignInOptionsOperation,
+  signInWithPasskeyOperation,
+  passkeyRegistrationOptionsOperation,
+  addPasskeyOperation,
+  removePasskeyOperation,
+  setPasskeyApprovalsOperation,
+  passkeyStepUpOptionsOperation,
 ];
