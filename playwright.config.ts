@@ -10,8 +10,12 @@ import { serverLogFile } from "./tests/e2e/server-logs";
 const firstPort = Number(process.env.E2E_PORT ?? 3100);
 export const MAIN_URL = `http://127.0.0.1:${firstPort}`;
 export const SHORT_URL = `http://127.0.0.1:${firstPort + 1}`;
-/** Existing clients' browser-approved link switched on (tests/e2e/compat.spec.ts). */
-export const COMPAT_URL = `http://127.0.0.1:${firstPort + 2}`;
+/**
+ * Existing clients' browser-approved link switched on (tests/e2e/compat.spec.ts); passkeys
+ * (tests/e2e/passkeys.spec.ts) too, so it is named by host name: a browser refuses WebAuthn on an
+ * IP address (its RP ID must be a domain). localhost still reaches the server on 127.0.0.1.
+ */
+export const COMPAT_URL = `http://localhost:${firstPort + 2}`;
 /** The server tests/e2e/hardening.spec.ts starts itself. */
 export const HARDENING_PORT = firstPort + 7;
 /** The two-instance suite's servers and balancer (playwright.multi.config.ts). */

@@ -5,6 +5,7 @@ import { safeReturnTo, withReturnTo } from "@/lib/api/return-to";
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
 import { pageMessage } from "@/lib/errors";
 import { ErrorAlert } from "./form-parts";
+import { PasskeySignIn } from "./passkey-sign-in";
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -36,6 +37,7 @@ export async function AuthPage({ mode, searchParams }: { mode: Mode; searchParam
     <>
       <h1>{AUTH_TITLES[mode]}</h1>
       <AuthForm mode={mode} returnTo={safeReturnTo(query.returnTo)} email={flash?.email ?? ""} error={errorPlacement(query.error, flash)} />
+      {mode === "signin" ? <PasskeySignIn returnTo={safeReturnTo(query.returnTo)} /> : null}
     </>
   );
 }

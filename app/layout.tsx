@@ -34,9 +34,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               </nav>
               {/* Who is signed in, at every width: on a phone this is the header's second row. */}
               <div className="account">
-                <span className="account-email" title={user.email}>
+                {/* The account's own settings (sessions, password, privacy) behind the email: the main links keep one row on a phone. */}
+                <Link href="/settings/sessions" className="account-email" title={user.email} aria-label={`${user.email}: account settings`}>
                   {user.email}
-                </span>
+                </Link>
                 <form method="post" action="/auth/signout">
                   <button type="submit" className="link">
                     Sign out

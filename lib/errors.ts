@@ -51,12 +51,20 @@ export const ERRORS = {
     meaning: "No credential was sent where one is needed.",
     example: "Send an access token as Authorization: Bearer <token>.",
     page: "Sign in first.",
+    // RFC 7662 §2.3 → RFC 6750 §3: the introspection endpoint's caller sends no usable bearer.
+    oauth: { error: "invalid_token" },
   },
   invalid_credentials: {
     status: 401,
     meaning: "Wrong email or password (pages only).",
     example: "The email or password is not right.",
     page: "The email or password is not right.",
+  },
+  wrong_password: {
+    status: 401,
+    meaning: "On the password change form, the current password is not right (pages only).",
+    example: "The current password is not right.",
+    page: "The current password is not right. Nothing was changed.",
   },
   invalid_secret: { status: 401, meaning: "The init secret is malformed or is not this init's.", example: "The secret does not belong to this init." },
   invalid_token: {
@@ -86,6 +94,20 @@ export const ERRORS = {
   },
   // A browser-approved link (docs/api.md, Compatibility) denied by the person.
   link_denied: { status: 403, meaning: "The person denied this browser-approved link.", example: "The person denied this link. Start again with a new random iv." },
+  // Passkeys (lib/passkeys/): an answer that does not verify, and an approval made without one on an account that needs it.
+  passkey_rejected: {
+    status: 403,
+    meaning:
+      "The passkey's answer does not verify: its challenge is unknown, used, expired or was handed out for something else, it was made on another origin or RP ID, without user verification, by a passkey not registered to the account, or its signature or counter is wrong (pages only).",
+    example: "The passkey's answer was refused: Unexpected authentication response origin \"https://phish.example\", expected \"https://initlink.example\"",
+    page: "Your passkey's answer could not be verified. Try again, on this site, with a passkey registered to your account.",
+  },
+  passkey_required: {
+    status: 403,
+    meaning: "The account's approvals need a passkey, and the approval came without a passkey assertion made for it (pages only).",
+    example: "Your approvals need a passkey: confirm this approval with one of your passkeys.",
+    page: "Your account's approvals need a passkey. Approve again and confirm with one of your passkeys when your browser asks.",
+  },
   not_found: {
     status: 404,
     meaning: "Nothing with this id exists (or the credential does not reach it).",
@@ -121,6 +143,24 @@ export const ERRORS = {
     meaning: "On the link approval page: no client has asked for this link within the last minute, so there is nothing to decide (pages only).",
     example: "No client is asking for this link right now. Start the link in your terminal, then decide while it waits.",
     page: "No client is asking for this link right now. Start the link in your terminal, then approve it here while it waits.",
+  },
+  no_passkey: {
+    status: 409,
+    meaning: "Approvals cannot need a passkey while the account has none (pages only).",
+    example: "Add a passkey before approvals can need one.",
+    page: "Add a passkey first: approvals can only need a passkey once you have one.",
+  },
+  passkey_limit_reached: {
+    status: 409,
+    meaning: "The account already has as many passkeys as it may (20; pages only).",
+    example: "An account may have at most 20 passkeys. Remove one first.",
+    page: "You have as many passkeys as an account may. Remove one you no longer use first.",
+  },
+  last_passkey: {
+    status: 409,
+    meaning: "The account's approvals need a passkey, and this is its last one (pages only).",
+    example: "This is your last passkey and your approvals need one. Turn that off first, or add another passkey.",
+    page: "This is your last passkey and your approvals need one. Add another passkey, or turn off “Approvals need a passkey” first.",
   },
   link_revoked: { status: 409, meaning: "The link with this iv has been revoked.", example: "This link has been revoked. Choose a new random iv to link again." },
   init_not_pending: {
@@ -220,13 +260,26 @@ export const ERRORS = {
   },
   invalid_grant: {
     status: 400,
-    meaning: "RFC 6749 §5.2: the device code is unknown, already exchanged, or was issued to another client.",
+    meaning:
+      "RFC 6749 §5.2: the device code or refresh token is unknown, expired, revoked, already used, or was issued to another client. A refresh token used twice revokes its whole login (RFC 9700 §4.14.2).",
     example: "The device code is not valid or was already used.",
+  },
+  unsupported_token_type: {
+    status: 400,
+    meaning: "RFC 7009 §2.2.1: this token cannot be revoked here (a link bearer: revoke the link on its project's page).",
+    example: "A link bearer is revoked on its project's page, not here.",
+  },
+  // RFC 6749 §5.2: a client_id not on OAUTH_CLIENT_IDS. A public client authenticates with
+  // nothing, so no WWW-Authenticate scheme applies: 400, not 401.
+  invalid_client: {
+    status: 400,
+    meaning: "RFC 6749 §5.2: the `client_id` is not one this server accepts (`OAUTH_CLIENT_IDS`).",
+    example: "This client_id is not accepted here.",
   },
   unsupported_grant_type: {
     status: 400,
     meaning: "RFC 6749 §5.2: this server does not take this `grant_type`.",
-    example: "grant_type must be urn:ietf:params:oauth:grant-type:device_code.",
+    example: "grant_type must be urn:ietf:params:oauth:grant-type:device_code or refresh_token.",
   },
 } as const satisfies Record<string, ErrorEntry>;
 
@@ -268,6 +321,9 @@ export const notFound = (message: string) => new ApiError("not_found", message);
 /** The credential is malformed, unknown, revoked or expired. */
 export const invalidToken = (message: string) => new ApiError("invalid_token", message);
 
+/** A passkey's answer that does not verify (lib/passkeys/verify-assertion.ts). */
+export const passkeyRejected = (message: string) => new ApiError("passkey_rejected", message);
+
 /** The person's decision came too late or twice. */
 export const initNotPending = (message: string) => new ApiError("init_not_pending", message);
 
@@ -280,7 +336,7 @@ export function oauthError(code: ErrorCode): { error: string; status: number } {
 /** RFC 8628 §3.5: the person has not decided yet. */
 export const authorizationPending = () => new ApiError("authorization_pending", ERRORS.authorization_pending.example);
 
-/** RFC 6749 §5.2: the grant cannot be used (unknown, used, or another client's). */
+/** RFC 6749 §5.2: the grant or refresh token cannot be used (unknown, used, expired, revoked, or another client's). */
 export const invalidGrant = (message: string) => new ApiError("invalid_grant", message);
 
 /** What a page says for the `?error=<code>` a form post sent it back with; null for no or an unknown code. */

@@ -16,3 +16,6 @@ export const TOKEN_NAME_MAX = 100;
 
 /** What the code field of the init page accepts: eight letters, typed with any dashes or spaces. */
 export const USER_CODE_INPUT_MAX = 50;
+export const PASSKEY_NAME_MAX = 100;
+/** A passkey's answer as the browser sends it (JSON text): far more than an ES256, Ed25519 or RSA-2048 credential takes, within a form's 8 KiB. */
+export const PASSKEY_RESPONSE_MAX = 6000;

@@ -123,6 +123,27 @@ const testKeysFileSchema = z
   .optional()
   .transform((value) => value?.trim() || null);
 
+// The OAuth client_ids the device authorization accepts (OAUTH_CLIENT_IDS), separated by commas,
+// each trimmed: public clients prove nothing, so this is a list of names, not of credentials.
+// Unset or empty: any client_id (null).
+const oauthClientIdsSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const entries = (value ?? "")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== "");
+    for (const entry of entries) {
+      // As a client_id is read (lib/oauth/schemas.ts): at most 200 characters, no control characters.
+      if (entry.length > 200 || /\p{Cc}/u.test(entry)) {
+        ctx.addIssue({ code: "custom", message: `OAUTH_CLIENT_IDS must list client_ids of at most 200 characters without control characters, not "${entry.slice(0, 40)}"` });
+        return z.NEVER;
+      }
+    }
+    return entries.length === 0 ? null : entries;
+  });
+
 // The proxies whose X-Forwarded-For is believed: addresses and CIDR ranges, IPv4 or IPv6, separated
 // by commas or spaces. Each range as `address/prefix` (IPv4 ranges in IPv4 notation).
 const trustedProxiesSchema = z
@@ -169,6 +190,8 @@ const envSchema = z.object({
   INIT_CODE_CHECK: enumFromEnv("INIT_CODE_CHECK", /** @type {const} */ (["confirm", "enter"])),
   SESSION_LIFETIME_DAYS: intFromEnv("SESSION_LIFETIME_DAYS", 30, 1, 365),
   ACCESS_TOKEN_LIFETIME_DAYS: intFromEnv("ACCESS_TOKEN_LIFETIME_DAYS", 90, 1, 3650),
+  OAUTH_LOGIN_LIFETIME_DAYS: intFromEnv("OAUTH_LOGIN_LIFETIME_DAYS", 365, 1, 3650),
+  REFRESH_TOKEN_IDLE_DAYS: intFromEnv("REFRESH_TOKEN_IDLE_DAYS", 30, 1, 3650),
   SQLITE_SYNCHRONOUS: enumFromEnv("SQLITE_SYNCHRONOUS", /** @type {const} */ (["FULL", "NORMAL"])),
   CREATE_INIT_PER_MINUTE: intFromEnv("CREATE_INIT_PER_MINUTE", 30, 1, 1_000_000),
   SIGN_IN_PER_ADDRESS_PER_MINUTE: intFromEnv("SIGN_IN_PER_ADDRESS_PER_MINUTE", 20, 1, 1_000_000),
@@ -176,6 +199,7 @@ const envSchema = z.object({
   SIGN_INS_AT_ONCE_PER_ACCOUNT: intFromEnv("SIGN_INS_AT_ONCE_PER_ACCOUNT", 1, 1, 100),
   LINKS_PER_TOKEN_PER_MINUTE: intFromEnv("LINKS_PER_TOKEN_PER_MINUTE", 60, 1, 1_000_000),
   PICKUPS_PER_INIT_PER_MINUTE: intFromEnv("PICKUPS_PER_INIT_PER_MINUTE", 30, 1, 1_000_000),
+  INTROSPECTIONS_PER_TOKEN_PER_MINUTE: intFromEnv("INTROSPECTIONS_PER_TOKEN_PER_MINUTE", 600, 1, 1_000_000),
   NEW_PROJECTS_PER_ACCOUNT_PER_HOUR: intFromEnv("NEW_PROJECTS_PER_ACCOUNT_PER_HOUR", 10, 1, 1_000_000),
   NEW_PROJECTS_PER_ADDRESS_PER_HOUR: intFromEnv("NEW_PROJECTS_PER_ADDRESS_PER_HOUR", 20, 1, 1_000_000),
   PROJECTS_PER_ACCOUNT: intFromEnv("PROJECTS_PER_ACCOUNT", 100, 1, 1_000_000),
@@ -195,6 +219,7 @@ const envSchema = z.object({
   LEGACY_LINK_APPROVAL: enumFromEnv("LEGACY_LINK_APPROVAL", /** @type {const} */ (["off", "on"])),
   LEGACY_LINK_APPROVAL_SECONDS: intFromEnv("LEGACY_LINK_APPROVAL_SECONDS", 300, 5, 3600),
   METRICS_TOKEN: metricsTokenSchema,
+  OAUTH_CLIENT_IDS: oauthClientIdsSchema,
   TEST_PASSWORD_COST: enumFromEnv("TEST_PASSWORD_COST", /** @type {const} */ (["full", "low"])),
   TEST_PROJECT_KEYS_FILE: testKeysFileSchema,
 });
@@ -275,6 +300,7 @@ export function parseConfig(env) {
       signInsAtOncePerAccount: parsed.SIGN_INS_AT_ONCE_PER_ACCOUNT,
       linksPerTokenPerMinute: parsed.LINKS_PER_TOKEN_PER_MINUTE,
       pickupsPerInitPerMinute: parsed.PICKUPS_PER_INIT_PER_MINUTE,
+      introspectionsPerTokenPerMinute: parsed.INTROSPECTIONS_PER_TOKEN_PER_MINUTE,
       newProjectsPerAccountPerHour: parsed.NEW_PROJECTS_PER_ACCOUNT_PER_HOUR,
       newProjectsPerAddressPerHour: parsed.NEW_PROJECTS_PER_ADDRESS_PER_HOUR,
       projectsPerAccount: parsed.PROJECTS_PER_ACCOUNT,
@@ -283,6 +309,9 @@ export function parseConfig(env) {
     initCodeCheck: parsed.INIT_CODE_CHECK,
     sessionLifetimeMs: parsed.SESSION_LIFETIME_DAYS * DAY_MS,
     accessTokenLifetimeMs: parsed.ACCESS_TOKEN_LIFETIME_DAYS * DAY_MS,
+    /** OAuth logins (lib/oauth/refresh-tokens.ts): how long one lasts at most, and how long its refresh token lasts unused. */
+    oauthLoginLifetimeMs: parsed.OAUTH_LOGIN_LIFETIME_DAYS * DAY_MS,
+    refreshTokenIdleMs: parsed.REFRESH_TOKEN_IDLE_DAYS * DAY_MS,
     /** AES-256 key that seals private keys at rest. */
     masterKey: parsed.MASTER_KEY,
     /** Lifetime of a link bearer (JWT); never past its access token's expiry. */
@@ -302,6 +331,8 @@ export function parseConfig(env) {
     legacyLinkApproval: { enabled: parsed.LEGACY_LINK_APPROVAL === "on", lifetimeMs: parsed.LEGACY_LINK_APPROVAL_SECONDS * 1000 },
     /** The bearer GET /api/metrics asks for; null: it answers loopback callers only. */
     metricsToken: parsed.METRICS_TOKEN,
+    /** The client_ids the device authorization accepts (others: invalid_client); null: any (lib/oauth/client-ids.ts). */
+    oauthClientIds: parsed.OAUTH_CLIENT_IDS,
     passwordCost: parsed.TEST_PASSWORD_COST,
   };
 }

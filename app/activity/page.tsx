@@ -144,7 +144,7 @@ function Login({ group }: { group: ActivityGroup }) {
   );
 }
 
-/** Anything but a login: a link revoked, an access token made or revoked, or a link whose login is no longer kept. */
+/** Anything but a login: a link revoked, an access token made or revoked, a passkey added or removed, or a link whose login is no longer kept. */
 function Entry({ entry }: { entry: ActivityEntry }) {
   return (
     <li>
@@ -172,6 +172,7 @@ function Entry({ entry }: { entry: ActivityEntry }) {
         <Fact term="Access token">
           <TokenLink name={entry.tokenName} />
         </Fact>
+        <Fact term="Passkey">{entry.passkeyName}</Fact>
         <Fact term="By">{entry.decidedBy === null ? null : "you"}</Fact>
       </dl>
       {entry.iv === null ? null : (

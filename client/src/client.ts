@@ -155,10 +155,10 @@ export class InitlinkClient {
       case "done": {
         const { access_token, access_token_expires_at, project, approved_by, project_url } = status;
         if (access_token === undefined) throw new InitlinkError("token_already_collected", "The access token of this request was collected already.");
-        if (access_token_expires_at === undefined || project === undefined || approved_by === undefined) {
+        if (access_token_expires_at === undefined || project === undefined) {
           throw new InitlinkError("invalid_response", "The server's token pickup is not as documented.");
         }
-        return { access_token, token_type: this.#dpop === null ? "Bearer" : "DPoP", access_token_expires_at, project, approved_by, project_url };
+        return { access_token, token_type: this.#dpop === null ? "Bearer" : "DPoP", access_token_expires_at, project, approved_by: approved_by ?? null, project_url };
       }
     }
   }

@@ -43,7 +43,8 @@ export type DoneStatus = StatusFields & {
   project_id: string;
   project_url: string;
   project?: Project;
-  approved_by?: { email: string };
+  /** Who approved, if their account shares their email with clients; null otherwise (the default). */
+  approved_by?: { email: string } | null;
   access_token?: string;
   access_token_expires_at?: number;
 };
@@ -65,7 +66,8 @@ export type CollectedToken = AccessToken & {
   access_token_expires_at: number;
   project: Project;
   project_url: string;
-  approved_by: { email: string };
+  /** Null unless the approver's account shares their email with clients. */
+  approved_by: { email: string } | null;
 };
 
 /** Create Project Link's answer (`POST /api/projects/{projectId}/link/{iv}`), with the `iv` the client chose. */

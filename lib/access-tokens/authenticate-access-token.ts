@@ -4,7 +4,7 @@ import { ApiError, invalidToken } from "../errors";
 import { verifyDpopProof, type DpopRequest } from "../oauth/dpop";
 import { hashSecret } from "../secrets";
 
-const ACCESS_TOKEN_PATTERN = /^ilat_[A-Za-z0-9_-]{43}$/;
+export const ACCESS_TOKEN_PATTERN = /^ilat_[A-Za-z0-9_-]{43}$/;
 
 /** A presented token that is valid now: who it acts for and what it reaches. */
 export type AuthenticatedToken = { id: string; userId: string; projectId: string | null; expiresAt: Date | null };

@@ -35,11 +35,14 @@ async function storeToken(userId: string, projectId: string | null, name: string
 }
 
 /**
- * The token a client collects after its init is approved: one project, ACCESS_TOKEN_LIFETIME_DAYS;
- * bound to the DPoP key whose thumbprint is `dpopJkt` (RFC 9449), if one is given.
+/**
+ * The token a client collects after its init is approved: one project, ACCESS_TOKEN_LIFETIME_DAYS,
+ * never past `notAfter` (the end of the OAuth login it belongs to); bound to the DPoP key whose
+ * thumbprint is `dpopJkt` (RFC 9449), if one is given.
  */
-export async function issueProjectAccessToken(cfg: Config, userId: string, projectId: string, name: string, dpopJkt: string | null): Promise<IssuedAccessToken & { expiresAt: Date }> {
-  const expiresAt = new Date(Date.now() + cfg.accessTokenLifetimeMs);
+export async function issueProjectAccessToken(cfg: Config, userId: string, projectId: string, name: string, dpopJkt: string | null, notAfter?: Date): Promise<IssuedAccessToken & { expiresAt: Date }> {
+  const lifetimeEnd = Date.now() + cfg.accessTokenLifetimeMs;
+  const expiresAt = new Date(notAfter === undefined ? lifetimeEnd : Math.min(lifetimeEnd, notAfter.getTime()));
   // The activity records what it is for: its collection (lib/init/token-pickup.ts) or its link.
   return { ...(await storeToken(userId, projectId, name, expiresAt, false, dpopJkt)), expiresAt };
 }

@@ -1,6 +1,7 @@
 // What an account's activity records (docs/activity.md). The init events copy what the client
 // reported at Create Init and where its request came from; the link and token events name the
-// access token (a collected token is named after the client: "<sender> on <device>").
+// access token (a collected token is named after the client: "<sender> on <device>"); a
+// password change, where the changing browser was; the passkey events name the passkey.
 
 export const ACTIVITY_KINDS = [
   "init_opened",
@@ -12,6 +13,11 @@ export const ACTIVITY_KINDS = [
   "link_revoked",
   "access_token_created",
   "access_token_revoked",
+  "oauth_refresh_reused",
+  "oauth_login_revoked",
+  "password_changed",
+  "passkey_added",
+  "passkey_removed",
 ] as const;
 
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -27,4 +33,9 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   link_revoked: "Link revoked",
   access_token_created: "Access token created",
   access_token_revoked: "Access token revoked",
+  oauth_refresh_reused: "A used refresh token came back: the client's login was revoked",
+  oauth_login_revoked: "Client ended its login (refresh token revoked)",
+  password_changed: "Password changed; every other session signed out",
+  passkey_added: "Passkey added",
+  passkey_removed: "Passkey removed",
 };

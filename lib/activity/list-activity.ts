@@ -25,6 +25,7 @@ export type ActivityEntry = {
   tokenName: string | null;
   iv: string | null;
   decidedBy: string | null;
+  passkeyName: string | null;
   /** The address the client's request came from is not the one it reported (never for a person's decision). */
   addressMismatch: boolean;
 };

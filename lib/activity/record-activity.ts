@@ -89,6 +89,19 @@ export function accessTokenRecord(prisma: Database, tokenId: string, event: "acc
 }
 
 /**
+ * A passkey added on the settings page (after its row is written) or removed (before its row is
+ * deleted, in the same transaction): the event names the passkey and is dated now.
+ */
+export function passkeyRecord(prisma: Database, passkeyId: string, event: "passkey_added" | "passkey_removed"): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "decidedBy", "passkeyName")
+    SELECT ${randomId()}, u."id", ${activityKind(event)}, k."id", ${new Date()}, u."email", k."name"
+    FROM "Passkey" k JOIN "User" u ON u."id" = k."userId"
+    WHERE k."id" = ${passkeyId}
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
  * A signed-in person opened the page of a pending init: the init is then in their activity,
  * and so is its expiry if no one decides it (lib/activity/sweep-activity.ts). A view changes
  * nothing else, so this stands alone; once per (account, init).
@@ -100,5 +113,34 @@ export async function recordInitOpened(userId: string, initId: string): Promise<
     SELECT ${randomId()}, u."id", ${activityKind("init_opened")}, i."id", ${new Date()}, NULL, NULL, i."sender", i."senderDevice", i."senderOs", i."senderIp", i."observedIp", i."observedUserAgent", NULL, NULL, NULL
     FROM "Init" i JOIN "User" u ON u."id" = ${userId}
     WHERE i."id" = ${initId} AND i."status" = 'pending'
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * An OAuth login revoked (lib/oauth/refresh-tokens.ts): by the reuse of a retired refresh token,
+ * or by its client (RFC 7009); `origin`: the request that presented the token. The client is the
+ * login's client_id; the token name is its latest access token's.
+ */
+export function oauthLoginRevokedRecord(prisma: Database, loginId: string, event: "oauth_refresh_reused" | "oauth_login_revoked", origin: RequestOrigin): ActivityRecord {
+  const reason = event === "oauth_refresh_reused" ? "reuse" : "revocation";
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT ${randomId()}, l."userId", ${activityKind(event)}, l."id", l."revokedAt", p."id", p."name", l."clientId", NULL, NULL, NULL, ${origin.address}, ${origin.userAgent}, t."name", NULL, NULL
+    FROM "OAuthLogin" l JOIN "Project" p ON p."id" = l."projectId" LEFT JOIN "RefreshToken" r ON r."id" = l."currentTokenId" LEFT JOIN "AccessToken" t ON t."id" = r."accessTokenId"
+    WHERE l."id" = ${loginId} AND l."revokedAt" IS NOT NULL AND l."revokedReason" = ${reason}
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * The account's password changed to `newHash`, from `origin` (the changing browser's request);
+ * `changeId` is the change's own subject, as each change is an event of its own. Written only if
+ * the account holds the new hash, in the change's transaction.
+ */
+export function passwordChangedRecord(prisma: Database, userId: string, newHash: string, changeId: string, at: Date, origin: RequestOrigin): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT ${randomId()}, u."id", ${activityKind("password_changed")}, ${changeId}, ${at}, NULL, NULL, NULL, NULL, NULL, NULL, ${origin.address}, ${origin.userAgent}, NULL, NULL, u."email"
+    FROM "User" u
+    WHERE u."id" = ${userId} AND u."passwordHash" = ${newHash}
     ON CONFLICT DO NOTHING`;
 }

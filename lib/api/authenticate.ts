@@ -7,7 +7,7 @@ import { isLoopback } from "../ip-address";
 import { hashSecret, secretMatchesHash } from "../secrets";
 import { authenticateAccessToken, type AuthenticatedToken, type PresentedToken } from "../access-tokens/authenticate-access-token";
 import type { DpopRequest } from "../oauth/dpop";
-import { clientAddress } from "./client-address";
+import { clientAddress, requestOrigin } from "./client-address";
 
 // How each operation's caller proves who it is, in one place. The route wrapper runs the mode an
 // operation names before anything else of the request is read.
@@ -81,7 +81,7 @@ const accessTokenOf = (cfg: Config, headers: Headers, dpop: DpopRequest) => auth
 const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
   none: async () => null,
   session: async (cfg, headers) => {
-    const user = await sessionUser(sessionTokenFromHeaders(cfg, headers));
+    const user = await sessionUser(sessionTokenFromHeaders(cfg, headers), requestOrigin(cfg, headers));
     if (user === null) throw new ApiError("unauthorized", "Sign in first.");
     return user;
   },

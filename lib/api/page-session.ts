@@ -2,6 +2,7 @@ import { headers } from "next/headers";
 import { cache } from "react";
 import { config } from "../config";
 import { ApiError } from "../errors";
+import { requestOrigin } from "./client-address";
 import { sessionTokenFromCookieHeader } from "./session-cookie";
 import { sessionUser, type SessionUser } from "../auth/sessions";
 
@@ -17,7 +18,9 @@ export type PageSession = { user: SessionUser | null; duplicateCookie: boolean }
 export const pageSession = cache(async (): Promise<PageSession> => {
   const jar = await headers();
   try {
-    return { user: await sessionUser(sessionTokenFromCookieHeader(config(), jar.get("cookie"))), duplicateCookie: false };
+    const cfg = config();
+    const token = sessionTokenFromCookieHeader(cfg, jar.get("cookie"));
+    return { user: await sessionUser(token, requestOrigin(cfg, new Headers(jar))), duplicateCookie: false };
   } catch (error) {
     if (error instanceof ApiError && error.code === "duplicate_session_cookie") return { user: null, duplicateCookie: true };
     throw error;

@@ -16,3 +16,18 @@ export const credentialsSchema = z.object({
 });
 
 export type Credentials = z.infer<typeof credentialsSchema>;
+
+const passwordField = credentialsSchema.shape.password;
+
+/** The password change form: the current password, and a new one by sign-up's rules, not the same. */
+export const passwordChangeSchema = z
+  .object({ current_password: z.string({ error: "is required" }).max(PASSWORD_MAX, { error: `must be at most ${PASSWORD_MAX} characters` }), new_password: passwordField })
+  .refine((form) => form.new_password !== form.current_password, { path: ["new_password"], error: "must differ from the current password" });
+
+export type PasswordChange = z.infer<typeof passwordChangeSchema>;
+
+/** A session of the account, in /settings/sessions/{id}/signout. */
+export const sessionIdParamsSchema = z.object({ id: z.string() });
+
+/** The account setting "show my email to clients I approve" (/settings/privacy). */
+export const shareEmailSchema = z.object({ share_email: z.enum(["on"]).optional() });

@@ -1,31 +1,62 @@
 import type { Config } from "../config";
 import { db } from "../database/db";
+import type { RequestOrigin } from "../request-origin";
 import { hashSecret, randomId, randomSecret } from "../secrets";
 
-// Browser sessions: a random token in the cookie, its SHA-256 in the database.
+// Browser sessions: a random token in the cookie, its SHA-256 in the database. Each keeps the
+// browser's User-Agent and address and when it was last seen, for /settings/sessions.
 
-export type SessionUser = { id: string; email: string };
+/** The signed-in person, and which of their sessions the request holds. */
+export type SessionUser = { id: string; email: string; sessionId: string };
 
-/** Starts a new session (a new token on every sign-in) and returns its token, for the browser's cookie. */
-export async function startSession(cfg: Config, userId: string): Promise<string> {
+/**
+ * A session's last-seen time, address and User-Agent are written at most this often: a page
+ * view costs one more write every few minutes, not one per request.
+ */
+export const SESSION_SEEN_EVERY_MS = 5 * 60_000;
+
+/** Starts a new session (a new token on every sign-in) from `origin` and returns its token, for the browser's cookie. */
+export async function startSession(cfg: Config, userId: string, origin: RequestOrigin): Promise<string> {
   const prisma = await db();
   const token = randomSecret();
-  const now = Date.now();
+  const now = new Date();
   await prisma.session.create({
-    data: { id: randomId(), tokenHash: hashSecret(token), userId, createdAt: new Date(now), expiresAt: new Date(now + cfg.sessionLifetimeMs) },
+    data: {
+      id: randomId(),
+      tokenHash: hashSecret(token),
+      userId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + cfg.sessionLifetimeMs),
+      userAgent: origin.userAgent,
+      address: origin.address,
+      lastSeenAt: now,
+    },
   });
   return token;
 }
 
-export async function sessionUser(token: string | undefined): Promise<SessionUser | null> {
+/**
+ * The person a session token belongs to, or null. With `seen` (the request's origin), a session
+ * last seen more than SESSION_SEEN_EVERY_MS ago is marked seen now from there; the condition is
+ * in the update, so concurrent requests write it once.
+ */
+export async function sessionUser(token: string | undefined, seen?: RequestOrigin): Promise<SessionUser | null> {
   if (!token || token.length > 100) return null;
   const prisma = await db();
   const session = await prisma.session.findUnique({
     where: { tokenHash: hashSecret(token) },
-    select: { expiresAt: true, user: { select: { id: true, email: true } } },
+    select: { id: true, expiresAt: true, lastSeenAt: true, user: { select: { id: true, email: true } } },
   });
-  if (session === null || session.expiresAt.getTime() <= Date.now()) return null;
-  return session.user;
+  const now = Date.now();
+  if (session === null || session.expiresAt.getTime() <= now) return null;
+  if (seen !== undefined && (session.lastSeenAt === null || now - session.lastSeenAt.getTime() >= SESSION_SEEN_EVERY_MS)) {
+    const stale = new Date(now - SESSION_SEEN_EVERY_MS);
+    await prisma.session.updateMany({
+      where: { id: session.id, OR: [{ lastSeenAt: null }, { lastSeenAt: { lte: stale } }] },
+      data: { lastSeenAt: new Date(now), address: seen.address, userAgent: seen.userAgent },
+    });
+  }
+  return { ...session.user, sessionId: session.id };
 }
 
 /** Ends the session the browser holds, if any. */

@@ -48,7 +48,7 @@ export async function signIn(cfg: Config, credentials: Credentials, origin: Requ
       const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await unknownUserHash(cfg)));
       if (user !== null && matches) {
         await upgradePasswordHash(cfg, user.id, user.passwordHash, credentials.password);
-        return await startSession(cfg, user.id);
+        return await startSession(cfg, user.id, origin);
       }
       wrongPassword = true;
       // Counted before the slot is released, so the next attempt's wait includes this failure.

@@ -26,5 +26,5 @@ export async function signUp(cfg: Config, credentials: Credentials, origin: Requ
     if (isUniqueViolation(error)) throw new ApiError("email_taken", "An account with this email already exists. Sign in instead.");
     throw error;
   }
-  return startSession(cfg, userId);
+  return startSession(cfg, userId, origin);
 }

@@ -84,6 +84,11 @@ export async function inOneTransaction<A, B>(change: Prisma.PrismaPromise<A>, re
   return (await client()).$transaction([change, record]);
 }
 
+/** inOneTransaction for a change of two statements and the statement that records it. */
+export async function inOneTransactionOfThree<A, B, C>(change: Prisma.PrismaPromise<A>, follow: Prisma.PrismaPromise<B>, record: Prisma.PrismaPromise<C>): Promise<[A, B, C]> {
+  return (await client()).$transaction([change, follow, record]);
+}
+
 /**
  * True for a write rejected by a unique constraint (Prisma's P2002). Both generated clients
  * throw the error class of the one shared runtime (@prisma/client/runtime), so this holds on
@@ -96,4 +101,12 @@ export function isUniqueViolation(error: unknown): boolean {
 /** True for a write whose referenced row is gone (Prisma's P2003), on either provider. */
 export function isForeignKeyViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003";
+}
+
+/**
+ * Like inOneTransaction, for a change made of several statements (a new password and the
+ * sessions it ends) and its record: all commit or none. Each should hold its own precondition.
+ */
+export async function statementsInOneTransaction<P extends Prisma.PrismaPromise<unknown>[]>(statements: [...P]) {
+  return (await client()).$transaction(statements);
 }

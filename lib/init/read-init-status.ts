@@ -2,14 +2,14 @@ import { sessionUser } from "../auth/sessions";
 import type { Config } from "../config";
 import { directSql, timestampMs } from "../database/direct-sql";
 import { projectUrl } from "../projects/projects";
-import type { DpopRequest } from "../oauth/dpop";
+import { boundKey, type DpopRequest } from "../oauth/dpop";
 import type { RequestOrigin } from "../request-origin";
 import { RANDOM_ID_PATTERN } from "../secrets";
 import { watchInit, type InitWatch } from "./init-events";
 import { effectiveStatus, initNotFound, NOT_PENDING, type InitStatus } from "./init-lifecycle";
 import { admitPoll, type Poller } from "./poll-interval";
 import type { InitStatusAnswer } from "./schemas";
-import { assertInitSecret, pickupExtras, pickupKey, returnPickup, takePickup } from "./token-pickup";
+import { assertInitSecret, pickupExtras, returnPickup, takePickup } from "./token-pickup";
 
 // The status resource `GET /api/init/{id}` (the `url` of Create Init), polled by the client and
 // by the init page.
@@ -81,7 +81,7 @@ export type Holder = { secret: string; dpopJkt: () => Promise<string | null> };
 function holderOf(cfg: Config, secret: string | null, init: InitRow, dpop: DpopRequest): Holder | null {
   if (secret === null) return null;
   let checked: Promise<string | null> | undefined;
-  return { secret, dpopJkt: () => (checked ??= pickupKey(cfg, init.dpopJkt, dpop)) };
+  return { secret, dpopJkt: () => (checked ??= boundKey(cfg, init.dpopJkt, dpop)) };
 }
 
 async function pollInitStatus(cfg: Config, id: string, caller: StatusCaller, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {

@@ -111,8 +111,12 @@ export const initStatusAnswerSchema = z
       .meta({ description: "Once done, for the holder of the init's secret only." }),
     approved_by: z
       .object({ email: z.string() })
+      .nullable()
       .optional()
-      .meta({ description: "Once done, for the holder of the init's secret only: who approved." }),
+      .meta({
+        description:
+          "Once done, for the holder of the init's secret only: who approved, if their account lets clients learn their email (/settings/privacy); otherwise null. Off by default: the client learns the project, not the person.",
+      }),
     access_token: z.string().startsWith("ilat_").optional().meta({ description: "Once done, for the holder of the init's secret, exactly once: the project's access token." }),
     access_token_expires_at: epochMs("When the access token expires").optional(),
     error: z
@@ -133,7 +137,7 @@ export const initStatusAnswerSchema = z
         project_id: "UHJvamVjdElkRXhhbXBsZQ",
         project_url: "https://initlink.example/projects/UHJvamVjdElkRXhhbXBsZQ",
         project: { id: "UHJvamVjdElkRXhhbXBsZQ", name: "My app" },
-        approved_by: { email: "person@example.com" },
+        approved_by: null,
         access_token: "ilat_bm90LWEtcmVhbC10b2tlbi1qdXN0LWFuLWV4YW1wbGU",
         access_token_expires_at: 1771776030000,
       },

@@ -2,7 +2,6 @@ import type { Config } from "../config";
 import { tokenCollectedRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../database/db";
 import { ApiError } from "../errors";
-import { verifyDpopProof, type DpopRequest } from "../oauth/dpop";
 import { consumeRateLimit, giveBack, type TakenUnit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
@@ -12,13 +11,15 @@ import { deleteAccessToken, issueProjectAccessToken, type IssuedAccessToken } fr
 type IssuedProjectToken = IssuedAccessToken & { expiresAt: Date };
 
 // The token pickup: once an init is done, the client that presents the init's secret
-// (`Authorization: Bearer <secret>`, RFC 6750 §2.1) gets the project, the approver and, exactly
+// (`Authorization: Bearer <secret>`, RFC 6750 §2.1) gets the project, the approver (if their
+// account allows it) and, exactly
 // once, an access token for the project. Anyone else polling sees only the status.
 
 /** What the client holding the init's secret learns besides the status. */
 export type PickupExtras = {
   project?: { id: string; name: string };
-  approved_by?: { email: string };
+  /** Null unless the approver's account lets clients learn their email (/settings/privacy). */
+  approved_by?: { email: string } | null;
   access_token?: string;
   access_token_expires_at?: number;
 };
@@ -47,12 +48,13 @@ export type Approval = { initId: string; sender: string; senderDevice: string | 
 /**
  * Issues the approval's access token and claims it for this request (`origin`), once: the token
  * row is made first and then claimed with a conditional update, which the approver's activity
- * records; a request that loses the claim deletes its token unseen and gets null.
+ * records; a request that loses the claim deletes its token unseen and gets null. `notAfter`:
+ * the end of the OAuth login the token starts (the device-code grant).
  */
-export async function claimAccessToken(cfg: Config, approval: Approval, origin: RequestOrigin): Promise<IssuedProjectToken | null> {
+export async function claimAccessToken(cfg: Config, approval: Approval, origin: RequestOrigin, notAfter?: Date): Promise<IssuedProjectToken | null> {
   const prisma = await db();
   const name = approval.senderDevice ? `${approval.sender} on ${approval.senderDevice}` : approval.sender;
-  const issued = await issueProjectAccessToken(cfg, approval.approvedById, approval.projectId, name, approval.dpopJkt);
+  const issued = await issueProjectAccessToken(cfg, approval.approvedById, approval.projectId, name, approval.dpopJkt, notAfter);
   const [claimed] = await inOneTransaction(
     prisma.init.updateMany({ where: { id: approval.initId, accessTokenId: null }, data: { accessTokenId: issued.id } }),
     tokenCollectedRecord(prisma, approval.initId, issued.id, origin),
@@ -62,25 +64,17 @@ export async function claimAccessToken(cfg: Config, approval: Approval, origin: 
   return null;
 }
 
-/**
- * RFC 9449 at the pickup: the key the token is bound to. An init bound to a key (its device
- * authorization carried a proof) hands its token only to a proof of that key; an unbound one
- * binds the token to the request's proof, if it carries one, and otherwise issues a bearer token.
- */
-export async function pickupKey(cfg: Config, boundJkt: string | null, dpop: DpopRequest): Promise<string | null> {
-  if (boundJkt !== null) return verifyDpopProof(cfg, dpop, { jkt: boundJkt });
-  return dpop.proof === null ? null : verifyDpopProof(cfg, dpop);
-}
-
-/** The extras of a done init for its secret's holder, whose request is `origin`; a token is bound to the key `dpopJkt` gives (pickupKey). */
+/** The extras of a done init for its secret's holder, whose request is `origin`; a token is bound to the key `dpopJkt` gives (boundKey, lib/oauth/dpop.ts). */
 export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean, origin: RequestOrigin, dpopJkt: () => Promise<string | null>): Promise<PickupExtras> {
   const prisma = await db();
   const init = await prisma.init.findUniqueOrThrow({
     where: { id: initId },
-    select: { sender: true, senderDevice: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true } } },
+    select: { sender: true, senderDevice: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true, shareEmailWithClients: true } } },
   });
   if (init.project === null || init.approvedBy === null) return {};
-  const extras: PickupExtras = { project: init.project, approved_by: { email: init.approvedBy.email } };
+  // Issue 28: by default the client learns the project, not the person who approved it.
+  const approvedBy = init.approvedBy.shareEmailWithClients ? { email: init.approvedBy.email } : null;
+  const extras: PickupExtras = { project: init.project, approved_by: approvedBy };
   if (alreadyIssued) return extras;
   const approval = { initId, sender: init.sender, senderDevice: init.senderDevice, projectId: init.project.id, approvedById: init.approvedBy.id, dpopJkt: await dpopJkt() };
   const issued = await claimAccessToken(cfg, approval, origin);

@@ -11,6 +11,10 @@ export const USER_CODE_GUESSES_PER_ACCOUNT = 10;
 /** The same per address (IPv6 /64), for many accounts behind one address. */
 export const USER_CODE_GUESSES_PER_ADDRESS = 30;
 const HOUR_MS = 60 * MINUTE_MS;
+/** Passkeys one account may hold (lib/passkeys/register-passkey.ts): counted in the Passkey table itself. */
+export const PASSKEYS_PER_ACCOUNT = 20;
+/** WebAuthn challenges a signed-in account may ask for in a minute (adding a passkey, confirming an approval): each writes a row. */
+export const PASSKEY_CHALLENGES_PER_ACCOUNT = 30;
 
 export function limitRules(cfg: Config) {
   const { limits } = cfg;
@@ -57,7 +61,15 @@ export function limitRules(cfg: Config) {
      */
     userCodeGuessesPerAccount: { name: "user-code-account", limit: USER_CODE_GUESSES_PER_ACCOUNT, windowMs: 15 * MINUTE_MS },
     userCodeGuessesPerAddress: { name: "user-code-address", limit: USER_CODE_GUESSES_PER_ADDRESS, windowMs: 15 * MINUTE_MS },
+    /** Challenges for adding a passkey or confirming an approval with one, per account (lib/passkeys/); a passkey sign-in's count as sign-ins (authPerAddress). */
+    passkeyChallengesPerAccount: { name: "passkey-challenges-account", limit: PASSKEY_CHALLENGES_PER_ACCOUNT, windowMs: MINUTE_MS },
     pickupsPerInit: { name: "pickups-init", limit: limits.pickupsPerInitPerMinute, windowMs: MINUTE_MS },
+    /**
+     * Token introspections (RFC 7662), per access token authenticating them: each reads the
+     * database (no cache, so that a revocation shows at once), and a verifier that introspects
+     * every request should cache its answers briefly rather than hammer the endpoint.
+     */
+    introspectionsPerToken: { name: "introspections-token", limit: limits.introspectionsPerTokenPerMinute, windowMs: MINUTE_MS },
     /**
      * Projects created by approving an init, per client address and per account: each is a key
      * generation (a CPU-second) once it is used (lib/projects/new-project.ts). A unit is taken

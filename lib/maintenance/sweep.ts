@@ -6,24 +6,27 @@ import { sweepEndedWindows } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import { sweepLinkApprovals } from "../links/link-approval-lifecycle";
 import { sweepDpopProofs } from "../oauth/dpop";
+import { sweepPasskeyChallenges } from "../passkeys/challenges";
 import { keepProjectAliases } from "../projects/resolve-project";
 
 // Deletes what the service no longer needs, so the database does not grow without bound:
 // inits (with their secrets' hashes and poll clocks) INIT_RETENTION_SECONDS after they expired,
-// expired sessions, link approvals past their expiry (docs/api.md, Compatibility), rate-limit counters
-// of windows that have ended, spent DPoP proofs past their window (lib/oauth/dpop.ts), and activity
-// events ACTIVITY_RETENTION_DAYS old; and records in the
-// activity the inits that expired undecided, before deleting them. Every instance may run it;
-// every step is idempotent.
+// expired sessions and passkey challenges, link approvals past their expiry (docs/api.md, Compatibility), rate-limit counters
+// of windows that have ended, spent DPoP proofs past their window (lib/oauth/dpop.ts), activity
+// events ACTIVITY_RETENTION_DAYS old, and OAuth logins past their end with their refresh tokens;
+// and records in the activity the inits that expired undecided, before deleting them. Every
+// instance may run it; every step is idempotent.
 
 export type SweepResult = {
   inits: number;
   pollClocks: number;
   sessions: number;
+  passkeyChallenges: number;
   linkApprovals: number;
   rateLimits: number;
   expiries: number;
   activityEvents: number;
+  oauthLogins: number;
   dpopProofs: number;
 };
 
@@ -36,10 +39,13 @@ export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult>
   const inits = await prisma.init.deleteMany({ where: { expiresAt: { lt: initCutoff } } });
   const pollClocks = await sweepPollClocks();
   const sessions = await prisma.session.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
+  const passkeyChallenges = await sweepPasskeyChallenges(now);
   const linkApprovals = await sweepLinkApprovals(now);
   let rateLimits = 0;
   for (const rule of Object.values(limitRules(cfg))) rateLimits += await sweepEndedWindows(rule, now);
   const activityEvents = await deleteOldActivity(cfg, now);
+  // An OAuth login past its end, with its refresh tokens (its access tokens ended with it).
+  const oauthLogins = await prisma.oAuthLogin.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   const dpopProofs = await sweepDpopProofs(now);
-  return { inits: inits.count, pollClocks, sessions: sessions.count, linkApprovals, rateLimits, expiries, activityEvents, dpopProofs };
+  return { inits: inits.count, pollClocks, sessions: sessions.count, passkeyChallenges, linkApprovals, rateLimits, expiries, activityEvents, oauthLogins: oauthLogins.count, dpopProofs };
 }

@@ -1,21 +1,28 @@
 import type { Config } from "../config";
-import { DEVICE_CODE_GRANT, DPOP_ALGORITHMS, type AuthorizationServerMetadata } from "./schemas";
+import { DEVICE_CODE_GRANT, DPOP_ALGORITHMS, REFRESH_TOKEN_GRANT, type AuthorizationServerMetadata } from "./schemas";
 
 // RFC 8414: what an OAuth client discovers at /.well-known/oauth-authorization-server. The
 // issuer is APP_URL byte for byte (§3.3: the client compares it with where it looked).
 
 export const deviceAuthorizationEndpoint = (cfg: Config) => `${cfg.appUrl}/api/oauth/device_authorization`;
 export const tokenEndpoint = (cfg: Config) => `${cfg.appUrl}/api/oauth/token`;
+export const revocationEndpoint = (cfg: Config) => `${cfg.appUrl}/api/oauth/revoke`;
+export const introspectionEndpoint = (cfg: Config) => `${cfg.appUrl}/api/oauth/introspect`;
 
 export function authorizationServerMetadata(cfg: Config): AuthorizationServerMetadata {
   return {
     issuer: cfg.appUrl,
     device_authorization_endpoint: deviceAuthorizationEndpoint(cfg),
     token_endpoint: tokenEndpoint(cfg),
+    revocation_endpoint: revocationEndpoint(cfg),
+    introspection_endpoint: introspectionEndpoint(cfg),
     jwks_uri: `${cfg.appUrl}/.well-known/jwks.json`,
-    grant_types_supported: [DEVICE_CODE_GRANT],
+    grant_types_supported: [DEVICE_CODE_GRANT, REFRESH_TOKEN_GRANT],
     response_types_supported: [],
     token_endpoint_auth_methods_supported: ["none"],
+    revocation_endpoint_auth_methods_supported: ["none"],
+    // The caller of introspection shows an access token of the projects it asks about (RFC 7662 §2.1 leaves the means open).
+    introspection_endpoint_auth_methods_supported: ["bearer"],
     service_documentation: `${cfg.appUrl}/docs`,
     dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
   };

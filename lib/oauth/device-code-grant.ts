@@ -5,20 +5,23 @@ import { ApiError, authorizationPending, invalidGrant, slowDown } from "../error
 import { INIT_SECRET_PREFIX } from "../init/create-init";
 import { effectiveStatus } from "../init/init-lifecycle";
 import { admitPoll } from "../init/poll-interval";
-import { claimAccessToken, pickupKey } from "../init/token-pickup";
-import { projectUrl } from "../projects/projects";
+import { claimAccessToken } from "../init/token-pickup";
 import type { RequestOrigin } from "../request-origin";
 import { hashSecret } from "../secrets";
-import type { DpopRequest } from "./dpop";
-import { DEVICE_CODE_GRANT, type TokenAnswer, type TokenBody } from "./schemas";
+import { boundKey, type DpopRequest } from "./dpop";
+import { loginExpiresAt } from "./login-lifetime";
+import { refreshTokenGrant, startLogin, tokenAnswer } from "./refresh-tokens";
+import { DEVICE_CODE_GRANT, REFRESH_TOKEN_GRANT, type TokenAnswer, type TokenBody } from "./schemas";
 
-// The token endpoint (RFC 6749 §3.2) and its device-code grant (RFC 8628 §3.4–3.5). The device
-// code is the init's secret: the grant reads the init by its hash, keeps the init's poll clock
-// (the secret holder's, shared with the status resource), and on approval claims the init's
-// one access token, as the status resource's pickup does. Every refusal is an OAuth error and
-// writes nothing, except slow_down's longer interval, which §3.5 makes the client keep. A request
-// with a DPoP proof (RFC 9449 §5) gets a token bound to its key; a device code whose authorization
-// carried a proof takes only proofs of that key.
+// The token endpoint (RFC 6749 §3.2) and its device-code grant (RFC 8628 §3.4–3.5); the
+// refresh-token grant is lib/oauth/refresh-tokens.ts. The device code is the init's secret: the
+// grant reads the init by its hash, keeps the init's poll clock (the secret holder's, shared with
+// the status resource), and on approval claims the init's one access token, as the status
+// resource's pickup does, and starts the OAuth login whose first refresh token it answers too.
+// Every refusal is an OAuth error and writes nothing, except slow_down's longer interval, which
+// §3.5 makes the client keep. A request with a DPoP proof (RFC 9449 §5) gets a token bound to its
+// key; a device code whose authorization carried a proof takes
+// only proofs of that key.
 
 /** RFC 8628 §3.5: each slow_down adds 5 seconds to the interval the client must keep. */
 export const SLOW_DOWN_STEP_MS = 5000;
@@ -54,7 +57,13 @@ const missing = (name: string) => new ApiError("invalid_request", `${name} is re
 
 /** A token request: the grant its grant_type names, or unsupported_grant_type. */
 export async function requestToken(cfg: Config, body: TokenBody, origin: () => RequestOrigin, dpop: DpopRequest): Promise<TokenAnswer> {
-  if (body.grant_type !== DEVICE_CODE_GRANT) throw new ApiError("unsupported_grant_type", `grant_type must be ${DEVICE_CODE_GRANT}.`);
+  if (body.grant_type === REFRESH_TOKEN_GRANT) {
+    // RFC 6749 §6: refresh_token, and client_id from a client that does not authenticate (§3.2.1).
+    if (body.refresh_token === undefined) throw missing("refresh_token");
+    if (body.client_id === undefined) throw missing("client_id");
+    return refreshTokenGrant(cfg, body.refresh_token, body.client_id, origin);
+  }
+  if (body.grant_type !== DEVICE_CODE_GRANT) throw new ApiError("unsupported_grant_type", `grant_type must be ${DEVICE_CODE_GRANT} or ${REFRESH_TOKEN_GRANT}.`);
   // RFC 8628 §3.4: device_code, and client_id from a client that does not authenticate.
   if (body.device_code === undefined) throw missing("device_code");
   if (body.client_id === undefined) throw missing("client_id");
@@ -71,23 +80,21 @@ async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: str
   if (status === "denied") throw new ApiError("access_denied", "The person denied this request.");
   // RFC 9449 §5: the proof is checked last, so that it is spent (§11.1) only by a poll or the exchange.
   if (status === "pending") {
-    await pickupKey(cfg, grant.dpopJkt, dpop);
+    await boundKey(cfg, grant.dpopJkt, dpop);
     await admitDevicePoll(grant, now);
     throw authorizationPending();
   }
   if (grant.accessTokenId !== null || grant.projectId === null || grant.approvedById === null) throw invalidGrant("The device code was already exchanged.");
-  const dpopJkt = await pickupKey(cfg, grant.dpopJkt, dpop);
+  const dpopJkt = await boundKey(cfg, grant.dpopJkt, dpop);
   const approval = { initId: grant.id, sender: grant.sender, senderDevice: grant.senderDevice, projectId: grant.projectId, approvedById: grant.approvedById, dpopJkt };
-  const issued = await claimAccessToken(cfg, approval, origin());
+  const startedAt = Date.now();
+  const expiresAt = loginExpiresAt(cfg, startedAt);
+  const issued = await claimAccessToken(cfg, approval, origin(), expiresAt);
   // RFC 6749 §4.1.2's rule for codes, kept for device codes: exchanged exactly once.
   if (issued === null) throw invalidGrant("The device code was already exchanged.");
-  return {
-    access_token: issued.token,
-    token_type: dpopJkt === null ? "Bearer" : "DPoP",
-    expires_in: Math.max(1, Math.floor((issued.expiresAt.getTime() - Date.now()) / 1000)),
-    project_id: grant.projectId,
-    project_url: projectUrl(cfg, grant.projectId),
-  };
+  // RFC 6749 §5.1: the refresh token that keeps the client logged in, the first of its login.
+  const refreshToken = await startLogin(cfg, { clientId, initId: grant.id, userId: grant.approvedById, projectId: grant.projectId, accessTokenId: issued.id, startedAt, expiresAt });
+  return tokenAnswer(cfg, { accessToken: issued.token, accessTokenExpiresAt: issued.expiresAt, refreshToken, projectId: grant.projectId, dpopJkt });
 }
 
 /** RFC 8628 §3.5: a pending poll sooner than the interval is slow_down, and the interval grows by 5 s. */

@@ -111,6 +111,17 @@ export async function verifyDpopProof(cfg: Config, request: DpopRequest, expecte
   return jkt;
 }
 
+/**
+ * The key what a request is issued is bound to, where something already issued may be bound
+ * (`boundJkt`: an init, an OAuth login). Bound: only a proof of that key is taken, and its
+ * thumbprint is the answer. Not bound: the request's proof, if it carries one, binds what it is
+ * issued (null: a bearer token).
+ */
+export async function boundKey(cfg: Config, boundJkt: string | null, dpop: DpopRequest): Promise<string | null> {
+  if (boundJkt !== null) return verifyDpopProof(cfg, dpop, { jkt: boundJkt });
+  return dpop.proof === null ? null : verifyDpopProof(cfg, dpop);
+}
+
 /** §11.1: the unique insert is the check, so concurrent requests with one proof have one winner. */
 async function spendProof(jkt: string, jti: string, iat: number): Promise<void> {
   const prisma = await db();

@@ -7,6 +7,8 @@ import { requiredText } from "../text";
 
 /** RFC 8628 §3.4's grant type. */
 export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+/** RFC 6749 §6's. */
+export const REFRESH_TOKEN_GRANT = "refresh_token";
 
 /** RFC 9449 §4.2: the DPoP proofs' algorithms, asymmetric only (`none` and MACs prove no private key). */
 export const DPOP_ALGORITHMS = ["ES256", "ES384", "EdDSA", "Ed25519", "PS256", "RS256"] as const;
@@ -33,6 +35,7 @@ export type DeviceAuthorizationBody = z.infer<typeof deviceAuthorizationBodySche
 export const tokenBodySchema = form({
   grant_type: z.string({ error: "is required" }).max(200),
   device_code: z.string().max(200).optional(),
+  refresh_token: z.string().max(200).optional(),
   client_id: z.string().max(SENDER_MAX * 4).optional(),
 });
 
@@ -69,6 +72,10 @@ export const tokenAnswerSchema = z
     access_token: z.string().startsWith("ilat_").meta({ description: "The access token for the approved project (Create Project Link)." }),
     token_type: z.enum(["Bearer", "DPoP"]).meta({ description: "`DPoP` when the token request carried a DPoP proof (RFC 9449 §5): the token is bound to its key." }),
     expires_in: seconds("How long the access token lives"),
+    refresh_token: z
+      .string()
+      .startsWith("ilrt_")
+      .meta({ description: "For `grant_type=refresh_token` (RFC 6749 §6): once, for the next access token and refresh token. A second use revokes the whole login." }),
     project_id: z.string().meta({ description: "The project the person chose (an additional parameter, RFC 6749 §5.1)." }),
     project_url: z.url().meta({ description: "The project's page." }),
   })
@@ -78,6 +85,7 @@ export const tokenAnswerSchema = z
         access_token: "ilat_AudKZwucI6wsqZhncOHqAlRHpNFbChlRx9Cx4zXg4jE",
         token_type: "Bearer",
         expires_in: 7776000,
+        refresh_token: "ilrt_x3LkQ0pV9sTqzN2bWm8cYdE1fGhJkL4nOpRsTuVwXyZ",
         project_id: "f0hzLD1VaTUHWk7oIoQhpg",
         project_url: "https://initlink.example/projects/f0hzLD1VaTUHWk7oIoQhpg",
       },
@@ -91,13 +99,67 @@ export const authorizationServerMetadataSchema = z
     issuer: z.url().meta({ description: "`APP_URL`, exactly: clients compare it with the address they discovered it at." }),
     device_authorization_endpoint: z.url(),
     token_endpoint: z.url(),
+    revocation_endpoint: z.url().meta({ description: "RFC 7009." }),
+    introspection_endpoint: z.url().meta({ description: "RFC 7662." }),
     jwks_uri: z.url(),
     grant_types_supported: z.array(z.string()),
     response_types_supported: z.array(z.string()).meta({ description: "Empty: there is no authorization endpoint, only the device flow." }),
     token_endpoint_auth_methods_supported: z.array(z.literal("none")).meta({ description: "Public clients: `client_id` only." }),
+    revocation_endpoint_auth_methods_supported: z.array(z.literal("none")).meta({ description: "Public clients: `client_id` only." }),
+    introspection_endpoint_auth_methods_supported: z
+      .array(z.literal("bearer"))
+      .meta({ description: "`Authorization: Bearer <access token>`: an access token the project's owner made on /settings/tokens (not a registered client authentication method)." }),
     service_documentation: z.url(),
     dpop_signing_alg_values_supported: z.array(z.enum(DPOP_ALGORITHMS)).meta({ description: "RFC 9449 §5.1: the algorithms a DPoP proof may be signed with." }),
   })
   .meta({ description: "RFC 8414 §2." });
 
 export type AuthorizationServerMetadata = z.infer<typeof authorizationServerMetadataSchema>;
+
+/** RFC 7009 §2.1. `token_type_hint` is read as a hint only: the token's prefix says what it is. */
+export const revocationBodySchema = form({
+  token: requiredText(4000),
+  token_type_hint: z.string().max(200).optional(),
+  client_id: clientId,
+});
+
+export type RevocationBody = z.infer<typeof revocationBodySchema>;
+
+/** RFC 7662 §2.1. */
+export const introspectionBodySchema = form({
+  token: requiredText(4000),
+  token_type_hint: z.string().max(200).optional(),
+});
+
+export type IntrospectionBody = z.infer<typeof introspectionBodySchema>;
+
+export const revocationAnswerSchema = z.object({}).meta({ description: "RFC 7009 §2.2: nothing to read; the status says it all." });
+
+const epochSeconds = (description: string) => z.int().positive().meta({ description: `${description}, in seconds since 1970 (RFC 7662 §2.2)` });
+
+export const introspectionAnswerSchema = z
+  .object({
+    active: z.boolean().meta({ description: "Whether the token is usable now. `false` for anything else, and for a token of a project the caller's credential does not cover: nothing else is said then." }),
+    token_type: z
+      .enum(["Bearer", "DPoP", "refresh_token"])
+      .optional()
+      .meta({ description: "`Bearer` (or `DPoP` when bound to a key) for an access token or a link bearer; `refresh_token` for a refresh token, which is no access token." }),
+    client_id: z.string().optional().meta({ description: "The OAuth client it was issued to; for a link bearer, its `client_id` claim (the id of the access token that made the link)." }),
+    sub: z.string().optional().meta({ description: "The account that approved it; for a link bearer, the link's id (its `sub`)." }),
+    project_id: z.string().optional().meta({ description: "The one project it reaches; absent for an access token made for all of its owner's projects." }),
+    iat: epochSeconds("When it was issued").optional(),
+    exp: epochSeconds("When it expires").optional(),
+    iss: z.url().optional(),
+    cnf: z
+      .object({ jkt: z.string() })
+      .optional()
+      .meta({ description: "RFC 9449 §6.2: the thumbprint of the DPoP key it is bound to, when it is." }),
+  })
+  .meta({
+    examples: [
+      { active: true, token_type: "Bearer", client_id: "@acme/cli", sub: "u1hzLD1VaTUHWk7oIoQhpg", project_id: "f0hzLD1VaTUHWk7oIoQhpg", iat: 1764040000, exp: 1771816000, iss: "https://initlink.example" },
+      { active: false },
+    ],
+  });
+
+export type IntrospectionAnswer = z.infer<typeof introspectionAnswerSchema>;

@@ -3,6 +3,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from "@pla
 import { COMPAT_URL, MAIN_URL, SHORT_URL } from "../../playwright.config";
 import { approvedIntoNewProject, createInit, createLink, pickUpToken, randomIv, sessionCookieName, signUp, type CreatedInit, type Person } from "../helpers/journey.mjs";
 import { newEmail, over, PASSWORD } from "./flow";
+import { addPasskeyInPage, signUpInPage, virtualAuthenticator } from "./passkey-steps";
 
 // Issue 16, item 4: every page, in each state that matters, passes axe with no violation in the
 // light and dark colour schemes, on a desktop and at 390 px; and at 390 px the header's links
@@ -159,6 +160,23 @@ test("the bad-request page", async ({ browser }) => {
   }
 });
 
+// Issue 28, item 2: the passkeys page with a passkey (added with Chromium's virtual
+// authenticator, on COMPAT_URL's host name), approvals needing one and a refusal shown, and the
+// init page's approve form asking for a passkey.
+test("the passkeys page, and the init page when approvals need a passkey", async ({ browser, request }) => {
+  const setup = await browser.newContext();
+  const page = await setup.newPage();
+  await virtualAuthenticator(page);
+  await signUpInPage(page, COMPAT_URL);
+  await addPasskeyInPage(page, COMPAT_URL, "work laptop", { guardApprovals: true });
+  const session = (await setup.cookies()).find((cookie) => cookie.name === sessionCookieName(COMPAT_URL))?.value ?? "";
+  await setup.close();
+  const guarded = { site: COMPAT_URL, session };
+  await auditEverywhere(browser, `${COMPAT_URL}/settings/passkeys?error=last_passkey`, { person: guarded, shot: "passkeys" });
+  const init = await initOn(over(request, COMPAT_URL));
+  await auditEverywhere(browser, init.redirect_url, { person: guarded, shot: "init-passkey" });
+});
+
 test("sign-in, fresh", async ({ browser }) => {
   await auditEverywhere(browser, `${MAIN_URL}/signin`, { shot: "signin" });
 });
@@ -297,6 +315,24 @@ test("access tokens, with a new token shown", async ({ browser, request }) => {
       await expect(page.getByLabel("New access token")).toHaveValue(/^ilat_/);
     },
   });
+});
+
+test("the account pages: sessions (two), a refused password change, privacy", async ({ browser, request }) => {
+  const send = over(request, MAIN_URL);
+  const owner = await person(send, MAIN_URL);
+  await send("POST", "/auth/signin", new URLSearchParams({ email: owner.email, password: PASSWORD }).toString(), { "content-type": "application/x-www-form-urlencoded", origin: MAIN_URL });
+  await auditEverywhere(browser, `${MAIN_URL}/settings/sessions`, { person: owner, shot: "account-sessions" });
+  await auditEverywhere(browser, `${MAIN_URL}/settings/password`, {
+    person: owner,
+    shot: "account-password-error",
+    prepare: async (page) => {
+      await page.getByLabel("Current password").fill("not the password");
+      await page.getByLabel("New password").fill("a brand new password");
+      await page.getByRole("button", { name: "Change password" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "current password is not right" })).toBeVisible();
+    },
+  });
+  await auditEverywhere(browser, `${MAIN_URL}/settings/privacy`, { person: owner, shot: "account-privacy" });
 });
 
 test("the link approval page of an existing client (LEGACY_LINK_APPROVAL), waiting", async ({ browser, request }) => {

@@ -6,8 +6,10 @@ import { newEmail, signUpFromInitPage } from "./flow";
 
 // An unmodified, widely used OAuth client library (openid-client) logs in to the production
 // build with the Device Authorization Grant (RFC 8628), discovering the server from its
-// metadata (RFC 8414), while a person approves in Chromium. Its own fetch hook only records
-// the token endpoint's answers (and, once, asks twice at once to earn a slow_down).
+// metadata (RFC 8414), while a person approves in Chromium; then refreshes (RFC 6749 §6),
+// revokes (RFC 7009) and introspects (RFC 7662, authenticated by a custom client auth that sends
+// the owner's access token as Bearer). Its own fetch hook only records the token endpoint's
+// answers (and, once, asks twice at once to earn a slow_down).
 
 const CLIENT_ID = "@acme/oauth-cli";
 
@@ -38,7 +40,7 @@ async function record(response: Response): Promise<Recorded> {
   return { status: response.status, ...(body.error === undefined ? {} : { error: body.error }) };
 }
 
-test("discovery, device authorization, pending and slow_down, a person approves, the token links the client, once", async ({ page, request }) => {
+test("discovery, device authorization, pending and slow_down, a person approves, the token links the client, once; refresh, introspection, revocation and reuse detection", async ({ page, request }) => {
   const answers: Recorded[] = [];
   const config = await discover(MAIN_URL, answers, true);
   expect(config.serverMetadata()).toMatchObject({ issuer: MAIN_URL, token_endpoint: `${MAIN_URL}/api/oauth/token`, jwks_uri: `${MAIN_URL}/.well-known/jwks.json` });
@@ -68,6 +70,33 @@ test("discovery, device authorization, pending and slow_down, a person approves,
   const again = await request.post(`${MAIN_URL}/api/oauth/token`, { form: { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: device.device_code, client_id: CLIENT_ID } });
   expect(again.status()).toBe(400);
   expect(await again.json()).toMatchObject({ error: "invalid_grant" });
+
+  // RFC 6749 §6: the library refreshes; each refresh token is used once.
+  const first = String(tokens.refresh_token);
+  const second = await client.refreshTokenGrant(config, first);
+  expect(second).toMatchObject({ access_token: expect.stringMatching(/^ilat_/), refresh_token: expect.stringMatching(/^ilrt_/), project_id: projectId });
+  const third = await client.refreshTokenGrant(config, String(second.refresh_token));
+
+  // RFC 7662: a verifier introspects with an access token the owner makes on the settings page.
+  await page.goto(`${MAIN_URL}/settings/tokens`);
+  await page.getByLabel("Token name").fill("verifier");
+  await page.getByLabel("Projects").selectOption({ label: "OAuth journey" });
+  await page.getByRole("button", { name: "Create token" }).click();
+  await expect(page.getByLabel("New access token")).toHaveValue(/^ilat_/);
+  const verifier = await introspector(config, await page.getByLabel("New access token").inputValue());
+  expect(await client.tokenIntrospection(verifier, third.access_token)).toMatchObject({ active: true, token_type: "Bearer", client_id: CLIENT_ID, project_id: projectId });
+  expect(await client.tokenIntrospection(verifier, String(third.refresh_token))).toMatchObject({ active: true, token_type: "refresh_token", client_id: CLIENT_ID });
+  const bearer = ((await link.json()) as { bearer: string }).bearer.slice("Bearer ".length);
+  expect(await client.tokenIntrospection(verifier, bearer)).toMatchObject({ active: true, project_id: projectId });
+
+  // RFC 7009: the library revokes an access token; it is inactive at once.
+  await client.tokenRevocation(config, third.access_token);
+  expect(await client.tokenIntrospection(verifier, third.access_token)).toEqual({ active: false });
+
+  // RFC 9700 §4.14.2: the first refresh token, two refreshes back, comes again: the whole login ends.
+  await expectInvalidGrant(client.refreshTokenGrant(config, first));
+  await expectInvalidGrant(client.refreshTokenGrant(config, String(third.refresh_token)));
+  for (const token of [second.access_token, String(third.refresh_token)]) expect(await client.tokenIntrospection(verifier, token)).toEqual({ active: false });
 });
 
 // RFC 9449: the library's own DPoP key pair, the server's nonce fetched and retried by the library.
@@ -91,6 +120,23 @@ test("DPoP: the library's key binds the token, it links with fetchProtectedResou
   expect(asBearer.headers()["www-authenticate"]).toMatch(/^DPoP realm="initlink", error="invalid_token"/);
   expect(await asBearer.json()).toMatchObject({ success: false, code: "invalid_token" });
 });
+
+/** The same server as the library sees it, calling introspection with `credential` as its Bearer (RFC 7662 §2.1). */
+async function introspector(config: client.Configuration, credential: string): Promise<client.Configuration> {
+  const bearer: client.ClientAuth = (_as, _client, _body, headers) => headers.set("authorization", `Bearer ${credential}`);
+  const verifier = new client.Configuration(config.serverMetadata(), "verifier", undefined, bearer);
+  client.allowInsecureRequests(verifier);
+  return verifier;
+}
+
+async function expectInvalidGrant(refreshing: Promise<unknown>) {
+  const error = await refreshing.then(
+    () => null,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(client.ResponseBodyError);
+  expect(error).toMatchObject({ error: "invalid_grant", status: 400 });
+}
 
 test("a denial ends the library's polling with access_denied", async ({ page }) => {
   const config = await discover(MAIN_URL);
@@ -136,5 +182,9 @@ test("the verification page: a person opens verification_uri, signs up, types th
   await expect(page.getByLabel("Code shown in your terminal")).toHaveValue(device.user_code);
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
-  expect(await polling).toMatchObject({ access_token: expect.stringMatching(/^ilat_/) });
+  const tokens = await polling;
+  expect(tokens).toMatchObject({ access_token: expect.stringMatching(/^ilat_/) });
+  // RFC 7009: the library logs out; the refresh token is revoked with its login.
+  await client.tokenRevocation(config, String(tokens.refresh_token), { token_type_hint: "refresh_token" });
+  await expectInvalidGrant(client.refreshTokenGrant(config, String(tokens.refresh_token)));
 });

@@ -52,7 +52,7 @@ test("link a client to a project, use its bearer, and revoke it from the project
   await page.screenshot({ path: "test-results/screenshots/project-linked.png", fullPage: true });
   // Revoke asks first, then says it was done.
   await clients.getByText("Revoke…").click();
-  await expect(clients).toContainText("Its bearer stops working at once.");
+  await expect(clients).toContainText("This service and verifiers that introspect refuse its bearer at once; a verifier that checks it offline accepts it until it expires.");
   await clients.getByRole("button", { name: "Yes, revoke" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Revoked the link of “@acme/cli on build box <b>bold</b>”" })).toBeVisible();
   await expect(clients).toContainText("Revoked");

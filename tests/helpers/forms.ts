@@ -26,6 +26,14 @@ export const revokeTokenForm = (token: string, id: string, headers: Record<strin
 export const revokeLinkForm = (token: string, id: string, linkId: string, headers: Record<string, string> = {}) =>
   post(`/projects/${encodeURIComponent(id)}/links/${encodeURIComponent(linkId)}/revoke`, {}, { ...cookieHeader(token), ...headers });
 
+export const signOutSessionForm = (token: string, id: string, headers: Record<string, string> = {}) =>
+  post(`/settings/sessions/${encodeURIComponent(id)}/signout`, {}, { ...cookieHeader(token), ...headers });
+export const signOutOthersForm = (token: string, headers: Record<string, string> = {}) => post("/settings/sessions/signout-others", {}, { ...cookieHeader(token), ...headers });
+export const changePasswordForm = (token: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  post("/settings/password/change", fields, { ...cookieHeader(token), ...headers });
+export const savePrivacyForm = (token: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  post("/settings/privacy/save", fields, { ...cookieHeader(token), ...headers });
+
 /** The session token a response set, or null. */
 export const sessionTokenOf = (response: Response): string | null => sessionTokenIn(response.headers.get("set-cookie") ?? "", SITE);
 

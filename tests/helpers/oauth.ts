@@ -1,3 +1,5 @@
+import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
+import { db } from "@/lib/database/db";
 import { dispatch } from "./in-process";
 import { approve, deny, newAccount } from "./forms";
 
@@ -44,4 +46,40 @@ export async function deniedDevice() {
   const person = await newAccount();
   await deny(device.initId, person.token);
   return device;
+}
+
+export const refresh = (refreshToken: string, clientId = CLIENT_ID) => postToken({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId });
+export const postRevocation = (fields: Record<string, string> | string) => dispatch("POST", "/api/oauth/revoke", form(fields));
+export const revoke = (token: string, clientId = CLIENT_ID) => postRevocation({ token, client_id: clientId });
+
+export const postIntrospection = (fields: Record<string, string> | string, headers: Record<string, string> = {}) => {
+  const request = form(fields);
+  return dispatch("POST", "/api/oauth/introspect", { body: request.body, headers: { ...request.headers, ...headers } });
+};
+/** RFC 7662 §2.1, authenticated with `credential` (an access token of the project's owner). */
+export async function introspect(token: string, credential: string): Promise<Record<string, unknown>> {
+  const response = await postIntrospection({ token }, { authorization: `Bearer ${credential}` });
+  if (response.status !== 200) throw new Error(`introspection answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+export type Tokens = { access_token: string; refresh_token: string; token_type: string; expires_in: number; project_id: string; project_url: string };
+
+export async function tokensOf(response: Response): Promise<Tokens> {
+  if (response.status !== 200) throw new Error(`token endpoint answered ${response.status}: ${await response.text()}`);
+  return (await response.json()) as Tokens;
+}
+
+/** A device authorization approved by a new person and exchanged: the client's first tokens, and who approved. */
+export async function loggedIn(name = "OAuth app") {
+  const device = await approvedDevice(name);
+  const tokens = await tokensOf(await exchange(device.device_code));
+  const prisma = await db();
+  const owner = await prisma.user.findUniqueOrThrow({ where: { email: device.person.email }, select: { id: true } });
+  return { device, tokens, person: device.person, userId: owner.id };
+}
+
+/** An access token the owner makes on the settings page: for one project, or `all` of theirs. */
+export async function ownerToken(userId: string, scope: string): Promise<string> {
+  return (await createAccessToken(userId, { name: "Verifier", scope, lifetime: "30" })).token;
 }

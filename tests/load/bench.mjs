@@ -21,6 +21,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS || 2);
 const WRK = process.env.WRK || "/usr/bin/wrk";
 const POLLED_INITS = 2000;
+const FORM = "application/x-www-form-urlencoded";
+const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 const scratch = path.join(root, ".cache", "bench");
 const bareApp = path.join(root, "tests", "load", "bare-next");
 const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
@@ -31,7 +33,7 @@ if (!existsSync(WRK)) {
   process.exit(1);
 }
 
-/** @typedef {{ method?: string, paths: string[], body?: string, authorization?: string }} Load */
+/** @typedef {{ method?: string, paths: string[], body?: string, authorization?: string, contentType?: string }} Load */
 /** @typedef {{ rps: number, p50: string, p99: string, requests: number, failed: number, rss: number }} Figures */
 
 /**
@@ -44,7 +46,7 @@ async function wrk(name, load, seconds, pid) {
   writeFileSync(pathsFile, `${load.paths.join("\n")}\n`);
   let rss = largestRssMiB(pid);
   const sampler = setInterval(() => (rss = Math.max(rss, largestRssMiB(pid))), 500);
-  const args = ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", script, `http://127.0.0.1:${PORT}`, "--", pathsFile, load.method ?? "GET", load.body ?? "", load.authorization ?? ""];
+  const args = ["-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", script, `http://127.0.0.1:${PORT}`, "--", pathsFile, load.method ?? "GET", load.body ?? "", load.authorization ?? "", load.contentType ?? ""];
   const output = await new Promise((resolve, reject) => {
     const child = spawn(WRK, args, { stdio: ["ignore", "pipe", "inherit"] });
     let text = "";
@@ -161,10 +163,22 @@ await withService({}, async (pid, send) => {
   for (let i = 0; i < POLLED_INITS; i++) {
     polls.push(`/api/init/${JSON.parse((await send("POST", "/api/init", JSON.stringify({ sender: "@bench/cli" }))).text).id}`);
   }
+  // Device authorizations polled at the token endpoint while pending (issue 27): each line its own
+  // device code, cycled like the status polls, so none is asked sooner than its interval.
+  /** @type {string[]} */
+  const tokenPolls = [];
+  for (let i = 0; i < POLLED_INITS; i++) {
+    const answer = await send("POST", "/api/oauth/device_authorization", "client_id=%40bench%2Fcli", { "content-type": FORM });
+    const deviceCode = JSON.parse(answer.text).device_code;
+    tokenPolls.push(`/api/oauth/token\t${new URLSearchParams({ grant_type: DEVICE_CODE_GRANT, device_code: deviceCode, client_id: "@bench/cli" })}`);
+  }
   const linked = await loadClient(send, PORT);
   rps.live = (await measure("GET /api/live", `${cores} workers`, live, pid)).rps;
   rps.poll = (await measure("GET /api/init/{id}", `${cores} workers`, { paths: polls }, pid)).rps;
   rps.create = (await measure("POST /api/init", `${cores} workers`, { method: "POST", paths: ["/api/init"], body: '{"sender":"@bench/cli","sender_device":"bench"}' }, pid)).rps;
+  // Answered 400 authorization_pending, as RFC 8628 §3.5 says: wrk counts them as failed.
+  rps.tokenPoll = (await measure("POST /api/oauth/token (pending)", `${cores} workers`, { method: "POST", paths: tokenPolls, contentType: FORM }, pid)).rps;
+  rps.deviceAuthorization = (await measure("POST …/device_authorization", `${cores} workers`, { method: "POST", paths: ["/api/oauth/device_authorization"], body: "client_id=%40bench%2Fcli", contentType: FORM }, pid)).rps;
   await measure("POST …/link/{iv} (new)", `${cores} workers`, { method: "POST", paths: [`/api/projects/${linked.projectId}/link/{iv}`], authorization: `Bearer ${linked.accessToken}` }, pid);
   await measure("GET /api/projects/{id}", `${cores} workers`, { paths: [`/api/projects/${linked.projectId}`], authorization: linked.bearer }, pid);
 });
@@ -182,6 +196,8 @@ for (const row of rows) if (row.server !== "bare next start") largestRss = Math.
 const figures = [
   ["accepted status polls ÷ GET /api/live (goal ≥ 0.75)", (rps.poll / rps.live).toFixed(2)],
   ["Create Init ÷ GET /api/live (goal ≥ 0.70)", (rps.create / rps.live).toFixed(2)],
+  ["token endpoint's pending polls ÷ GET /api/live", (rps.tokenPoll / rps.live).toFixed(2)],
+  ["Create Init through Device Authorization ÷ GET /api/live", (rps.deviceAuthorization / rps.live).toFixed(2)],
   ["GET /api/live, 1 worker ÷ bare next start empty route (goal ≥ 0.95)", (rps.liveOne / rps.bare).toFixed(2)],
   [`GET /api/live, ${cores} workers ÷ 1 worker (goal ≥ 1.8 on 2 cores)`, (rps.live / rps.liveOne).toFixed(2)],
   ["largest process RSS under load, primary and workers (goal ≤ 300 MB)", `${largestRss} MiB`],

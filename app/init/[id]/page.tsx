@@ -12,8 +12,11 @@ import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import type { InitStatus } from "@/lib/init/init-lifecycle";
 import { listProjects } from "@/lib/projects/projects";
+import { ClientIdNote } from "./client-id-note";
 import { LiveStatus } from "./live-status";
 import { ErrorAlert } from "../../form-parts";
+import { PasskeyStepUp } from "../../passkey-step-up";
+import { approvalsNeedPasskey } from "@/lib/passkeys/step-up";
 
 /** The page's heading says the request's state; the live status re-renders the page when it changes. */
 const HEADINGS: Record<InitStatus, string> = {
@@ -49,7 +52,10 @@ function WhoIsAsking({ init }: { init: InitView }) {
       <h2 id="who-asks">{init.status === "pending" ? "Who is asking" : "Who asked"}</h2>
       <dl className="facts">
         <dt>Application</dt>
-        <dd>{init.sender}</dd>
+        <dd>
+          {init.sender}
+          <ClientIdNote name={init.sender} />
+        </dd>
         {details === null ? null : (
           <>
             <dt>Device</dt>
@@ -85,6 +91,7 @@ function Decision({
   codeCheck,
   preferExisting,
   typedCode,
+  needsPasskey,
 }: {
   init: InitView;
   projects: { id: string; name: string }[];
@@ -92,6 +99,8 @@ function Decision({
   preferExisting: boolean;
   /** The code the person already typed on /device, if it is this init's. */
   typedCode: string | undefined;
+  /** The account's approvals need a passkey (lib/passkeys/step-up.ts). */
+  needsPasskey: boolean;
 }) {
   const defaultName = init.sender.slice(0, PROJECT_NAME_MAX);
   return (
@@ -137,6 +146,7 @@ function Decision({
             ))}
           </fieldset>
         )}
+        {needsPasskey ? <PasskeyStepUp approval={{ kind: "init", id: init.id }} /> : null}
         <button type="submit">Approve</button>
       </form>
       <form method="post" action={`/init/${init.id}/deny`} className="card stack" aria-labelledby="deny-heading">
@@ -236,6 +246,7 @@ export default async function InitPage({
               codeCheck={codeCheckMode(config().initCodeCheck, init.userCodeShown)}
               preferExisting={typeof query.error === "string" && NEW_PROJECT_REFUSALS.has(query.error)}
               typedCode={query.user_code === init.userCode ? init.userCode : undefined}
+              needsPasskey={await approvalsNeedPasskey(user.id)}
             />
           )}
         </>

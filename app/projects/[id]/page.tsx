@@ -86,7 +86,7 @@ function LinkEntry({ projectId, link }: { projectId: string; link: LinkSummary }
           action={`/projects/${projectId}/links/${link.id}/revoke`}
           describedBy={titleId}
           what={`the link of “${link.tokenName}”`}
-          consequence="Its bearer stops working at once."
+          consequence="This service and verifiers that introspect refuse its bearer at once; a verifier that checks it offline accepts it until it expires."
         />
       ) : null}
     </li>
@@ -137,7 +137,13 @@ export default async function ProjectPage({
     <>
       <h1>{project.name}</h1>
       <ErrorAlert message={error} />
-      <DoneNotice message={revoked ? `Revoked the link of “${revoked.tokenName}”. Its bearer no longer works.` : null} />
+      <DoneNotice
+        message={
+          revoked
+            ? `Revoked the link of “${revoked.tokenName}”. This service and verifiers that introspect now refuse its bearer; a verifier that checks it offline accepts it until it expires.`
+            : null
+        }
+      />
       <dl className="card facts">
         <dt>Project id</dt>
         <dd>

@@ -10,6 +10,7 @@ import { TOKEN_LIFETIME_CHOICES } from "@/lib/access-tokens/schemas";
 import { NewTokenForm, type Choice } from "./new-token-form";
 import { DoneNotice, ErrorAlert, RevokeControl } from "../../form-parts";
 import { LocalTime } from "../../local-time";
+import { SettingsNav } from "../settings-nav";
 
 export const metadata: Metadata = { title: "Access tokens" };
 
@@ -57,7 +58,7 @@ function TokenEntry({ token, now }: { token: AccessTokenSummary; now: number }) 
           action={`/settings/tokens/${token.id}/revoke`}
           describedBy={titleId}
           what={`the token “${token.name}”`}
-          consequence="Clients using it can no longer link, and the links it made stop working."
+          consequence="Clients using it can no longer link. The bearers of the links it made are refused at once by this service and by verifiers that introspect; a verifier that checks them offline accepts them until they expire."
         />
       ) : null}
     </li>
@@ -75,6 +76,7 @@ export default async function AccessTokensPage({ searchParams }: { searchParams:
   return (
     <>
       <h1>Access tokens</h1>
+      <SettingsNav />
       <p className="muted">A client sends an access token to link itself to your projects through the API. Revoke a token you no longer use.</p>
       <ErrorAlert message={error} />
       <DoneNotice message={revoked ? `Revoked the token “${revoked.name}”. Clients using it can no longer link.` : null} />

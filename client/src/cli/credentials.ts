@@ -20,7 +20,7 @@ export type ServerCredentials = {
   access_token_expires_at: number;
   project: { id: string; name: string };
   project_url: string;
-  approved_by: { email: string };
+  approved_by: { email: string } | null;
   stored_at: number;
   links: Record<string, StoredLink>;
 };

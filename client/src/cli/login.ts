@@ -47,7 +47,8 @@ export async function login(client: InitlinkClient, { open, device, signal }: Lo
       credentials.servers[server] = { server, ...token, stored_at: Date.now(), links: {} };
       credentials.current = server;
       await writeCredentials(directory, credentials);
-      out.write(`Approved by ${token.approved_by.email} for the project "${token.project.name}" (${token.project.id}).\n`);
+      const approver = token.approved_by === null ? "" : ` by ${token.approved_by.email}`;
+      out.write(`Approved${approver} for the project "${token.project.name}" (${token.project.id}).\n`);
       out.write(`The access token is stored in ${credentialsFile(directory)}.\n`);
       out.write("Next: `initlink link` links this device to the project and shows its key's fingerprint.\n");
       return ExitCode.ok;

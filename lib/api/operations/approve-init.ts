@@ -1,16 +1,19 @@
+import { z } from "zod";
 import { approveFormSchema, initIdParamsSchema } from "../../init/schemas";
+import { stepUpFieldsSchema } from "../../passkeys/schemas";
 import { operation } from "../operation";
 
 // POST /init/{id}/approve — the approve form of the init page: the project (or a new one's
 // name) and the code check; rate_limited while the last allowed codes are being compared;
-// too_many_new_projects and project_limit_reached for a new project past its limits.
+// too_many_new_projects and project_limit_reached for a new project past its limits;
+// passkey_required and passkey_rejected when the account's approvals need a passkey.
 export const approveInitOperation = operation({
   method: "POST",
   route: "/init/[id]/approve",
   auth: "session",
   sameOrigin: true,
   params: initIdParamsSchema,
-  body: { form: approveFormSchema },
+  body: { form: z.intersection(approveFormSchema, stepUpFieldsSchema) },
   answer: { redirect: true, back: ({ id }) => `/init/${encodeURIComponent(id)}` },
   errors: [
     "cross_site_request",
@@ -25,5 +28,7 @@ export const approveInitOperation = operation({
     "code_mismatch",
     "rate_limited",
     "too_many_new_projects",
+    "passkey_required",
+    "passkey_rejected",
   ],
 });

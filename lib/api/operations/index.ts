@@ -1,4 +1,5 @@
 import type { Operation } from "../operation";
+import { changePasswordOperation, savePrivacyOperation, signOutOtherSessionsOperation, signOutSessionOperation } from "./account-settings";
 import { approveInitOperation } from "./approve-init";
 import { createAccessTokenOperation } from "./create-access-token";
 import { createInitOperation } from "./create-init";
@@ -15,9 +16,16 @@ import { getLinkedProjectOperation } from "./get-linked-project";
 import { getLiveOperation } from "./get-live";
 import { getMetricsOperation } from "./get-metrics";
 import { getOpenApiDocumentOperation } from "./get-openapi-document";
+import { introspectTokenOperation } from "./introspect-token";
+import { addPasskeyOperation } from "./add-passkey";
+import { passkeyRegistrationOptionsOperation, passkeySignInOptionsOperation, passkeyStepUpOptionsOperation } from "./passkey-options";
+import { removePasskeyOperation } from "./remove-passkey";
 import { revokeAccessTokenOperation } from "./revoke-access-token";
 import { revokeLinkOperation } from "./revoke-link";
+import { revokeTokenOperation } from "./revoke-token";
 import { signInOperation, signUpOperation } from "./sign-in-and-sign-up";
+import { setPasskeyApprovalsOperation } from "./set-passkey-approvals";
+import { signInWithPasskeyOperation } from "./sign-in-with-passkey";
 import { signOutOperation } from "./sign-out";
 import { streamInitEventsOperation } from "./stream-init-events";
 import { tokenOperation } from "./token";
@@ -34,6 +42,8 @@ export const OPERATIONS: readonly Operation[] = [
   getAuthorizationServerMetadataOperation,
   deviceAuthorizationOperation,
   tokenOperation,
+  revokeTokenOperation,
+  introspectTokenOperation,
   getJwksOperation,
   getHealthOperation,
   getLiveOperation,
@@ -51,4 +61,15 @@ export const OPERATIONS: readonly Operation[] = [
   revokeLinkOperation,
   approveLinkOperation,
   denyLinkOperation,
+  signOutSessionOperation,
+  signOutOtherSessionsOperation,
+  changePasswordOperation,
+  savePrivacyOperation,
+  passkeySignInOptionsOperation,
+  signInWithPasskeyOperation,
+  passkeyRegistrationOptionsOperation,
+  addPasskeyOperation,
+  removePasskeyOperation,
+  setPasskeyApprovalsOperation,
+  passkeyStepUpOptionsOperation,
 ];

@@ -190,7 +190,7 @@ describe("hostile input through HTTP: the sign-up, sign-in and sign-out forms", 
         // A fresh session for each request that signs one out (a success ends it).
         async (generated) => {
           if (generated.cookie === undefined || !/\{session\}|\{SESSION\}/i.test(generated.cookie)) return fixtures.session;
-          return startSession(config(), userId);
+          return startSession(config(), userId, { address: "127.0.0.1", userAgent: null });
         },
       );
       expectSuccesses("POST /auth/signout", "303 without error=", answers.get("ok") ?? 0, MIN_SIGNED_OUT);

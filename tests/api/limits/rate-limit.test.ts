@@ -6,6 +6,7 @@ import { createdInit, createInitJson, getInitStatus, rateLimitCounter } from "..
 import { approve, sessionTokenOf, signIn, signUp } from "../../helpers/forms";
 import { approvedClient, createLink, randomIv, withToken } from "../../helpers/links";
 import { startInFreshWindow } from "../../helpers/clock";
+import { ownerToken, postIntrospection } from "../../helpers/oauth";
 
 // This file runs low limits.
 vi.hoisted(() => {
@@ -15,6 +16,7 @@ vi.hoisted(() => {
     SIGN_IN_FAILURES_PER_15_MINUTES: "3",
     LINKS_PER_TOKEN_PER_MINUTE: "3",
     PICKUPS_PER_INIT_PER_MINUTE: "2",
+    INTROSPECTIONS_PER_TOKEN_PER_MINUTE: "3",
   });
 });
 
@@ -146,5 +148,18 @@ describe("per-token and per-init limits", () => {
     expect((await refused.json()).code).toBe("rate_limited");
     // Polling without the secret is not a pickup and stays available.
     expect((await getInitStatus(init.id, { "user-agent": "page" })).status).toBe(200);
+  });
+
+  it("limits token introspections (RFC 7662) per access token that authenticates them, in the OAuth error shape", async () => {
+    const client = await approvedClient();
+    const credential = await ownerToken(client.userId, client.projectId);
+    const introspect = (authorization: string) => postIntrospection({ token: client.accessToken }, { authorization: `Bearer ${authorization}` });
+    for (let i = 0; i < 3; i++) expect(await (await introspect(credential)).json()).toMatchObject({ active: true });
+    const refused = await introspect(credential);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Object.keys((await refused.json()) as object).sort()).toEqual(["error", "error_description"]);
+    // Another credential counts apart.
+    expect((await introspect(await ownerToken(client.userId, "all"))).status).toBe(200);
   });
 });

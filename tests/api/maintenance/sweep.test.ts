@@ -6,6 +6,7 @@ import { limitRules } from "@/lib/limits/rules";
 import { sweep } from "@/lib/maintenance/sweep";
 import { createdInit, getInitStatus, pollClocks, rateLimitCounter, setRateLimitWindow } from "../../helpers/api";
 import { newAccount } from "../../helpers/forms";
+import { loggedIn, refresh } from "../../helpers/oauth";
 
 describe("the sweeper", () => {
   it("deletes inits a day past expiry with their poll clocks, expired sessions and ended rate-limit windows, and nothing else", async () => {
@@ -39,6 +40,19 @@ describe("the sweeper", () => {
     const freshUser = await prisma.user.findUniqueOrThrow({ where: { email: fresh.email } });
     expect(await prisma.session.count({ where: { userId: freshUser.id } })).toBe(1);
     expect(await rateLimitCounter(`${rule.name}:198.51.100.2`)).not.toBeNull();
-    expect(await sweep(config(), now)).toEqual({ inits: 0, pollClocks: 0, sessions: 0, linkApprovals: 0, rateLimits: 0, expiries: 0, activityEvents: 0, dpopProofs: 0 });
+    expect(await sweep(config(), now)).toEqual({ inits: 0, pollClocks: 0, sessions: 0, passkeyChallenges: 0, linkApprovals: 0, rateLimits: 0, expiries: 0, activityEvents: 0, oauthLogins: 0, dpopProofs: 0 });
+  });
+
+  it("deletes an OAuth login past its end with its refresh tokens, and keeps a live one", async () => {
+    const ended = await loggedIn("Ended login");
+    const live = await loggedIn("Live login");
+    const prisma = await db();
+    await prisma.oAuthLogin.updateMany({ where: { userId: ended.userId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    expect(await sweep(config(), Date.now())).toMatchObject({ oauthLogins: 1 });
+    expect(await prisma.oAuthLogin.count({ where: { userId: ended.userId } })).toBe(0);
+    expect(await prisma.refreshToken.count({ where: { login: { userId: ended.userId } } })).toBe(0);
+    expect(await prisma.refreshToken.count({ where: { accessToken: { userId: ended.userId } } })).toBe(0);
+    expect((await refresh(live.tokens.refresh_token)).status).toBe(200);
+    expect((await refresh(ended.tokens.refresh_token)).status).toBe(400);
   });
 });

@@ -38,10 +38,14 @@ describe("GET /.well-known/oauth-authorization-server", () => {
       issuer: "https://initlink.test",
       device_authorization_endpoint: "https://initlink.test/api/oauth/device_authorization",
       token_endpoint: "https://initlink.test/api/oauth/token",
+      revocation_endpoint: "https://initlink.test/api/oauth/revoke",
+      introspection_endpoint: "https://initlink.test/api/oauth/introspect",
       jwks_uri: "https://initlink.test/.well-known/jwks.json",
-      grant_types_supported: [DEVICE_CODE_GRANT],
+      grant_types_supported: [DEVICE_CODE_GRANT, "refresh_token"],
       response_types_supported: [],
       token_endpoint_auth_methods_supported: ["none"],
+      revocation_endpoint_auth_methods_supported: ["none"],
+      introspection_endpoint_auth_methods_supported: ["bearer"],
       service_documentation: "https://initlink.test/docs",
       dpop_signing_alg_values_supported: ["ES256", "ES384", "EdDSA", "Ed25519", "PS256", "RS256"],
     });
@@ -148,7 +152,7 @@ describe("POST /api/oauth/token — errors", () => {
 });
 
 describe("POST /api/oauth/token — the approved device code", () => {
-  it("answers the access token for the project once, then invalid_grant; the token links the client", async () => {
+  it("answers the access token and a refresh token for the project once, then invalid_grant; the token links the client", async () => {
     const device = await approvedDevice("Device journey");
     const response = await exchange(device.device_code);
     expect(response.status).toBe(200);
@@ -158,6 +162,7 @@ describe("POST /api/oauth/token — the approved device code", () => {
       access_token: expect.stringMatching(/^ilat_[A-Za-z0-9_-]{43}$/),
       token_type: "Bearer",
       expires_in: expect.any(Number),
+      refresh_token: expect.stringMatching(/^ilrt_[A-Za-z0-9_-]{43}$/),
       project_id: expect.any(String),
       project_url: `https://initlink.test/projects/${token.project_id}`,
     });

@@ -30,6 +30,9 @@ const FINGERPRINTED = [
   ["SigningKey", "kid"],
   ["LinkApproval", "id"],
   ["ProjectAlias", "id"],
+  ["OAuthLogin", "id"],
+  ["RefreshToken", "id"],
+  ["ActivityEvent", "id"],
 ] as const;
 
 export async function databaseFingerprint(): Promise<Fingerprint> {

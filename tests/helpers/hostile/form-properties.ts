@@ -36,6 +36,8 @@ const FORM_WRITES: Partial<Record<RouteName, { countedRefusals: readonly ErrorCo
   "POST /auth/signup": { countedRefusals: ["email_taken", "rate_limited"] },
   "POST /auth/signin": { countedRefusals: ["invalid_credentials", "rate_limited"] },
   "POST /init/{id}/approve": { countedRefusals: [], backgroundTables: ["ProjectKey"] },
+  // A code that matches no waiting request counts against the account and address (RFC 8628 §5.1).
+  "POST /device/enter": { countedRefusals: ["unknown_user_code", "rate_limited"] },
 };
 
 /** The forms whose success starts a session: there the Set-Cookie, not `error=` in Location, tells success from failure. */

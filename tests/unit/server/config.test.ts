@@ -31,6 +31,7 @@ describe("parseConfig", () => {
         signInsAtOncePerAccount: 1,
         linksPerTokenPerMinute: 60,
         pickupsPerInitPerMinute: 30,
+        introspectionsPerTokenPerMinute: 600,
         newProjectsPerAccountPerHour: 10,
         newProjectsPerAddressPerHour: 20,
         projectsPerAccount: 100,
@@ -38,6 +39,8 @@ describe("parseConfig", () => {
       initCodeCheck: "confirm",
       sessionLifetimeMs: 30 * 86_400_000,
       accessTokenLifetimeMs: 90 * 86_400_000,
+      oauthLoginLifetimeMs: 365 * 86_400_000,
+      refreshTokenIdleMs: 30 * 86_400_000,
       masterKey: Buffer.alloc(32, 1),
       linkLifetimeMs: 30 * 86_400_000,
       signingKeyRotationMs: 30 * 86_400_000,
@@ -45,8 +48,16 @@ describe("parseConfig", () => {
       projectKeys: { threads: 1, reserve: 4, perAccount: 2, waitMs: 3000, testKeysFile: null },
       legacyLinkApproval: { enabled: false, lifetimeMs: 300_000 },
       metricsToken: null,
+      oauthClientIds: null,
       passwordCost: "full",
     });
+  });
+
+  it("reads OAUTH_CLIENT_IDS as a list of client_ids, empty meaning any", () => {
+    expect(parseConfig({ MASTER_KEY, OAUTH_CLIENT_IDS: " @acme/cli, Acme CLI ,,other " }).oauthClientIds).toEqual(["@acme/cli", "Acme CLI", "other"]);
+    expect(parseConfig({ MASTER_KEY, OAUTH_CLIENT_IDS: " , " }).oauthClientIds).toBeNull();
+    expect(() => parseConfig({ MASTER_KEY, OAUTH_CLIENT_IDS: "ok,bad\u0007one" })).toThrow("OAUTH_CLIENT_IDS must list client_ids");
+    expect(() => parseConfig({ MASTER_KEY, OAUTH_CLIENT_IDS: "x".repeat(201) })).toThrow("OAUTH_CLIENT_IDS must list client_ids");
   });
 
   // The test suites' shortcuts (docs/testing.md) can never reach a server: `next start`,

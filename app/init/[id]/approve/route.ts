@@ -1,8 +1,10 @@
 import { approveInitOperation } from "@/lib/api/operations/approve-init";
 import { route } from "@/lib/api/route";
 import { approveInit } from "@/lib/init/approve-init";
+import { requireStepUp, stepUpSubject } from "@/lib/passkeys/step-up";
 
 export const POST = route(approveInitOperation, async ({ cfg, auth: user, params, body, origin }) => {
+  await requireStepUp(cfg, user.id, stepUpSubject({ kind: "init", id: params.id }), body.passkey_assertion);
   await approveInit(cfg, user.id, params.id, body.choice, body.check, origin);
   return { to: `/init/${params.id}` };
 });

@@ -8,6 +8,8 @@ import { pageMessage } from "@/lib/errors";
 import { findLinkApprovalView, linkApprovalPagePath, type LinkApprovalView } from "@/lib/links/link-approval-view";
 import { prepareProjectKey } from "@/lib/projects/project-keys";
 import { ErrorAlert } from "../../../../form-parts";
+import { PasskeyStepUp } from "../../../../passkey-step-up";
+import { approvalsNeedPasskey } from "@/lib/passkeys/step-up";
 import { FingerprintPending } from "../../key-pending";
 
 // The page an existing client sends the person to for a link (docs/api.md, Compatibility with
@@ -70,7 +72,7 @@ const STATE_TEXT: Record<LinkApprovalView["state"], string> = {
   linked: "Linked. The client has its link; you can revoke it on the project page.",
 };
 
-function Decision({ view, action }: { view: LinkApprovalView; action: (decision: "approve" | "deny") => string }) {
+function Decision({ view, action, stepUp }: { view: LinkApprovalView; action: (decision: "approve" | "deny") => string; stepUp: { projectId: string; iv: string } | null }) {
   // Nothing to decide unless a client asks now: an approval must reach the client that waits, not whoever holds the iv later.
   if (view.state === "linked" || !view.asking) return null;
   return (
@@ -79,6 +81,7 @@ function Decision({ view, action }: { view: LinkApprovalView; action: (decision:
         <h2 id="approve-heading">Approve</h2>
         <p className="warning">Approve only if you just started this yourself in a terminal. Otherwise, deny it.</p>
         <p>The client gets a link to {view.project.name}: a bearer for the project and its public key.</p>
+        {stepUp ? <PasskeyStepUp approval={{ kind: "link", ...stepUp }} /> : null}
         <button type="submit">Approve</button>
       </form>
       <form method="post" action={action("deny")} className="card stack" aria-labelledby="deny-heading">
@@ -132,7 +135,7 @@ export default async function LinkApprovalPage({
       </p>
       <WhoIsAsking view={view} />
       <ProjectFacts view={view} />
-      <Decision view={view} action={action} />
+      <Decision view={view} action={action} stepUp={(await approvalsNeedPasskey(user.id)) ? { projectId: id, iv } : null} />
     </>
   );
 }

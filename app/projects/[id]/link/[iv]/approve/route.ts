@@ -2,8 +2,10 @@ import { approveLinkOperation } from "@/lib/api/operations/decide-link-approval"
 import { route } from "@/lib/api/route";
 import { decideLinkApproval } from "@/lib/links/decide-link-approval";
 import { linkApprovalPagePath } from "@/lib/links/link-approval-view";
+import { requireStepUp, stepUpSubject } from "@/lib/passkeys/step-up";
 
-export const POST = route(approveLinkOperation, async ({ cfg, auth: user, params, query }) => {
+export const POST = route(approveLinkOperation, async ({ cfg, auth: user, params, body, query }) => {
+  await requireStepUp(cfg, user.id, stepUpSubject({ kind: "link", projectId: params.id, iv: params.iv }), body.passkey_assertion);
   await decideLinkApproval(cfg, user.id, params.id, params.iv, "approved");
   return { to: linkApprovalPagePath(params.id, params.iv, query.get("metadata")) };
 });

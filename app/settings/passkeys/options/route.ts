@@ -1,0 +1,5 @@
+import { passkeyRegistrationOptionsOperation } from "@/lib/api/operations/passkey-options";
+import { route } from "@/lib/api/route";
+import { registrationOptions } from "@/lib/passkeys/register-passkey";
+
+export const POST = route(passkeyRegistrationOptionsOperation, ({ cfg, auth: user }) => registrationOptions(cfg, user));

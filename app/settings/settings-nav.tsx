@@ -1,0 +1,14 @@
+import { NavLink } from "../nav-link";
+
+/** Every settings page, side by side: the header keeps one link to them, so it fits a phone's row. */
+export function SettingsNav() {
+  return (
+    <nav aria-label="Settings" className="settings-nav">
+      <NavLink href="/settings/tokens">Access tokens</NavLink>
+      <NavLink href="/settings/passkeys">Passkeys</NavLink>
+      <NavLink href="/settings/sessions">Sessions</NavLink>
+      <NavLink href="/settings/password">Password</NavLink>
+      <NavLink href="/settings/privacy">Privacy</NavLink>
+    </nav>
+  );
+}

@@ -1,0 +1,181 @@
+import { deleteAccessToken, issueProjectAccessToken } from "../access-tokens/issue-access-token";
+import { oauthLoginRevokedRecord } from "../activity/record-activity";
+import type { Config } from "../config";
+import { db, inOneTransaction, inOneTransactionOfThree } from "../database/db";
+import { invalidGrant } from "../errors";
+import { projectUrl } from "../projects/projects";
+import type { RequestOrigin } from "../request-origin";
+import { hashSecret, randomId, randomSecret } from "../secrets";
+import { refreshTokenExpiresAt } from "./login-lifetime";
+import type { TokenAnswer } from "./schemas";
+
+// Refresh tokens (RFC 6749 §6) with rotation and reuse detection (RFC 9700 §2.2.2, §4.14.2).
+// A device-code exchange starts an OAuth login: a family of refresh tokens, of which one, the
+// login's current token, may be used. A refresh issues a new access token and refresh token and
+// makes the new one current with one conditional update of the login (`WHERE "currentTokenId" =
+// <the one presented>`), so of concurrent refreshes of one token exactly one wins. A retired
+// token presented again means that two parties hold the family: the login is revoked, every
+// access token it issued with it, and the person's activity says so. Tokens are stored as
+// their SHA-256 only.
+
+export const REFRESH_TOKEN_PREFIX = "ilrt_";
+/**
+ * A client that sends one refresh twice at once (two commands of a CLI starting together) must
+ * not lose its login: the token the latest refresh retired, presented again this soon after, is
+ * refused as the loser of that race, not taken for reuse. An attacker gains nothing from it (it
+ * is still invalid_grant); reuse found later revokes the login as ever.
+ */
+export const CONCURRENT_REFRESH_GRACE_MS = 10_000;
+const REFRESH_TOKEN_PATTERN = /^ilrt_[A-Za-z0-9_-]{43}$/;
+
+/** Why a login ended early: a retired refresh token came back, or its client revoked it (RFC 7009). */
+export type RevocationReason = "reuse" | "revocation";
+
+/** A refresh token's row with its login, as every use of one reads it. */
+export type StoredRefreshToken = {
+  id: string;
+  createdAt: Date;
+  expiresAt: Date;
+  accessToken: { name: string };
+  login: {
+    id: string;
+    clientId: string;
+    userId: string;
+    projectId: string;
+    expiresAt: Date;
+    currentTokenId: string;
+    previousTokenId: string | null;
+    lastRefreshedAt: Date | null;
+    revokedAt: Date | null;
+    dpopJkt: string | null;
+  };
+};
+
+/** The stored token `token` names, or null: malformed or unknown. Reads only. */
+export async function findRefreshToken(token: string): Promise<StoredRefreshToken | null> {
+  if (!REFRESH_TOKEN_PATTERN.test(token)) return null;
+  const prisma = await db();
+  return prisma.refreshToken.findUnique({
+    where: { tokenHash: hashSecret(token) },
+    select: {
+      id: true,
+      createdAt: true,
+      expiresAt: true,
+      accessToken: { select: { name: true } },
+      login: {
+        select: { id: true, clientId: true, userId: true, projectId: true, expiresAt: true, currentTokenId: true, previousTokenId: true, lastRefreshedAt: true, revokedAt: true, dpopJkt: true },
+      },
+    },
+  });
+}
+
+/** Usable now to refresh: the login's current token, neither revoked nor expired. */
+export function isRefreshable(token: StoredRefreshToken, now: number): boolean {
+  return token.login.revokedAt === null && token.login.expiresAt.getTime() > now && token.login.currentTokenId === token.id && token.expiresAt.getTime() > now;
+}
+
+const expiresIn = (expiresAt: Date) => Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
+
+/** RFC 6749 §5.1's answer, with the project as additional parameters; `token_type` DPoP for an access token bound to a key (RFC 9449 §5). */
+export function tokenAnswer(cfg: Config, tokens: { accessToken: string; accessTokenExpiresAt: Date; refreshToken: string; projectId: string; dpopJkt: string | null }): TokenAnswer {
+  return {
+    access_token: tokens.accessToken,
+    token_type: tokens.dpopJkt === null ? "Bearer" : "DPoP",
+    expires_in: expiresIn(tokens.accessTokenExpiresAt),
+    refresh_token: tokens.refreshToken,
+    project_id: tokens.projectId,
+    project_url: projectUrl(cfg, tokens.projectId),
+  };
+}
+
+type NewLogin = { clientId: string; initId: string; userId: string; projectId: string; accessTokenId: string; startedAt: number; expiresAt: Date };
+
+/** Starts the login of an exchanged device code, its first refresh token beside its first access token; returns that refresh token. */
+export async function startLogin(cfg: Config, login: NewLogin): Promise<string> {
+  const prisma = await db();
+  const token = randomSecret(REFRESH_TOKEN_PREFIX);
+  const loginId = randomId();
+  const tokenId = randomId();
+  await inOneTransaction(
+    prisma.oAuthLogin.create({
+      data: { id: loginId, clientId: login.clientId, initId: login.initId, userId: login.userId, projectId: login.projectId, createdAt: new Date(login.startedAt), expiresAt: login.expiresAt, currentTokenId: tokenId },
+    }),
+    prisma.refreshToken.create({
+      data: { id: tokenId, loginId, tokenHash: hashSecret(token), accessTokenId: login.accessTokenId, createdAt: new Date(login.startedAt), expiresAt: refreshTokenExpiresAt(cfg, login.startedAt, login.expiresAt) },
+    }),
+  );
+  return token;
+}
+
+/**
+ * Ends a login at once: the login, every access token issued in it and the activity event, in
+ * one transaction. The login's row is written first, so a concurrent refresh's claim waits for it
+ * (PostgreSQL) and then finds it revoked; a refresh claimed before has its new access token
+ * among those revoked. Revoking a revoked login changes nothing.
+ */
+export async function revokeLogin(loginId: string, reason: RevocationReason, origin: RequestOrigin): Promise<void> {
+  const prisma = await db();
+  const now = new Date();
+  await inOneTransactionOfThree(
+    prisma.oAuthLogin.updateMany({ where: { id: loginId, revokedAt: null }, data: { revokedAt: now, revokedReason: reason } }),
+    prisma.accessToken.updateMany({ where: { revokedAt: null, refreshTokens: { some: { loginId } } }, data: { revokedAt: now } }),
+    oauthLoginRevokedRecord(prisma, loginId, reason === "reuse" ? "oauth_refresh_reused" : "oauth_login_revoked", origin),
+  );
+}
+
+const notValid = () => invalidGrant("The refresh token is not valid for this client.");
+const lostRace = () => invalidGrant("The refresh token was used by another request at the same moment.");
+
+/** The token the latest refresh retired, presented within CONCURRENT_REFRESH_GRACE_MS of it. */
+function lostConcurrentRefresh(presented: StoredRefreshToken, now: number): boolean {
+  const { previousTokenId, lastRefreshedAt } = presented.login;
+  return previousTokenId === presented.id && lastRefreshedAt !== null && now - lastRefreshedAt.getTime() < CONCURRENT_REFRESH_GRACE_MS;
+}
+
+/**
+ * RFC 6749 §6: `grant_type=refresh_token`. Every refusal is invalid_grant and writes nothing,
+ * except the reuse of a retired token, which revokes the login (RFC 9700 §4.14.2).
+ */
+export async function refreshTokenGrant(cfg: Config, refreshToken: string, clientId: string, origin: () => RequestOrigin): Promise<TokenAnswer> {
+  const presented = await findRefreshToken(refreshToken);
+  // RFC 6749 §5.2: unknown, or issued to another client.
+  if (presented === null || presented.login.clientId !== clientId) throw notValid();
+  const { login } = presented;
+  const now = Date.now();
+  if (login.revokedAt !== null) throw invalidGrant("This login has been revoked. Log in again.");
+  if (login.expiresAt.getTime() <= now) throw invalidGrant("This login has expired. Log in again.");
+  if (login.currentTokenId !== presented.id && lostConcurrentRefresh(presented, now)) throw lostRace();
+  // RFC 9700 §4.14.2: a retired token in use again: the attacker's or the client's, no one can tell.
+  if (login.currentTokenId !== presented.id) {
+    await revokeLogin(login.id, "reuse", origin());
+    throw invalidGrant("This refresh token was already used, so the login has been revoked. Log in again.");
+  }
+  if (presented.expiresAt.getTime() <= now) throw invalidGrant("The refresh token has expired unused. Log in again.");
+  return rotate(cfg, presented, now);
+}
+
+/**
+ * The new access token and refresh token are stored first, unknown to anyone, then claimed by
+ * the one conditional update that retires the presented token; a request that loses (a
+ * concurrent refresh of the same token, or a revocation) deletes them unseen.
+ */
+async function rotate(cfg: Config, presented: StoredRefreshToken, now: number): Promise<TokenAnswer> {
+  const prisma = await db();
+  const { login } = presented;
+  const access = await issueProjectAccessToken(cfg, login.userId, login.projectId, presented.accessToken.name, null, login.expiresAt);
+  const token = randomSecret(REFRESH_TOKEN_PREFIX);
+  const tokenId = randomId();
+  await prisma.refreshToken.create({
+    data: { id: tokenId, loginId: login.id, tokenHash: hashSecret(token), accessTokenId: access.id, createdAt: new Date(now), expiresAt: refreshTokenExpiresAt(cfg, now, login.expiresAt) },
+  });
+  const claimed = await prisma.oAuthLogin.updateMany({
+    where: { id: login.id, currentTokenId: presented.id, revokedAt: null },
+    data: { currentTokenId: tokenId, previousTokenId: presented.id, lastRefreshedAt: new Date(now) },
+  });
+  if (claimed.count !== 1) {
+    await prisma.refreshToken.deleteMany({ where: { id: tokenId } });
+    await deleteAccessToken(access.id);
+    throw lostRace();
+  }
+  return tokenAnswer(cfg, { accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: token, projectId: login.projectId, dpopJkt: null });
+}

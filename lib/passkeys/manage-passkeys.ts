@@ -1,0 +1,46 @@
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
+import { passkeyRecord } from "../activity/record-activity";
+import type { Config } from "../config";
+import { db, inOneTransaction } from "../database/db";
+import { ApiError, notFound } from "../errors";
+import { requireStepUp } from "./step-up";
+
+// The settings page's passkeys: the list, removing one, and the switch "approvals need a passkey".
+
+export type PasskeySummary = { id: string; name: string; createdAt: Date; lastUsedAt: Date | null };
+
+export async function listPasskeys(userId: string): Promise<PasskeySummary[]> {
+  const prisma = await db();
+  return prisma.passkey.findMany({ where: { userId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true, name: true, createdAt: true, lastUsedAt: true } });
+}
+
+/**
+ * Removes one of the account's passkeys, recorded in its activity in the same transaction. The
+ * last one stays while approvals need a passkey (last_passkey): the setting would lock every
+ * approval out.
+ */
+export async function removePasskey(userId: string, passkeyId: string): Promise<string> {
+  const prisma = await db();
+  const passkey = await prisma.passkey.findFirst({ where: { id: passkeyId, userId }, select: { name: true } });
+  if (passkey === null) throw notFound("You have no passkey with this id.");
+  const needed = (await prisma.passkeyApprovals.count({ where: { userId } })) > 0;
+  if (needed && (await prisma.passkey.count({ where: { userId } })) === 1) {
+    throw new ApiError("last_passkey", "This is your last passkey and your approvals need one. Turn that off first, or add another passkey.");
+  }
+  // The event is copied from the row, so it is written before the row goes; of two removals at
+  // once, one event stays (ON CONFLICT DO NOTHING) and one delete counts.
+  await inOneTransaction(passkeyRecord(prisma, passkeyId, "passkey_removed"), prisma.passkey.deleteMany({ where: { id: passkeyId, userId } }));
+  return passkey.name;
+}
+
+/** Turns "approvals need a passkey" on (the account must have a passkey) or off (with a step-up assertion for "settings"). */
+export async function setApprovalsNeedPasskey(cfg: Config, userId: string, required: boolean, assertion: AuthenticationResponseJSON | undefined): Promise<void> {
+  const prisma = await db();
+  if (required) {
+    if ((await prisma.passkey.count({ where: { userId } })) === 0) throw new ApiError("no_passkey", "Add a passkey before approvals can need one.");
+    await prisma.passkeyApprovals.upsert({ where: { userId }, create: { userId, createdAt: new Date() }, update: {} });
+    return;
+  }
+  await requireStepUp(cfg, userId, "settings", assertion);
+  await prisma.passkeyApprovals.deleteMany({ where: { userId } });
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { listActivity } from "@/lib/activity/list-activity";
+import { sessionUser } from "@/lib/auth/sessions";
+import { db } from "@/lib/database/db";
+import { PEER_ADDRESS_HEADER } from "@/server/request-context.mjs";
+import { createdInit, getInitStatus, rateLimitCounters } from "../../helpers/api";
+import { approve, changePasswordForm, newAccount, savePrivacyForm, sessionTokenOf, signIn } from "../../helpers/forms";
+import { PASSWORD } from "../../helpers/journey.mjs";
+
+// /settings/password and /settings/privacy (issue 28 items 3 and 4).
+
+const NEW_PASSWORD = "a new password, long";
+
+async function signedInTwice() {
+  const { email, token } = await newAccount();
+  const other = sessionTokenOf(await signIn({ email, password: PASSWORD }))!;
+  const user = (await sessionUser(token))!;
+  return { email, token, other, userId: user.id };
+}
+
+async function accountState(userId: string) {
+  const prisma = await db();
+  return {
+    user: await prisma.user.findUniqueOrThrow({ where: { id: userId } }),
+    sessions: await prisma.session.findMany({ where: { userId }, orderBy: { id: "asc" } }),
+    events: await prisma.activityEvent.count({ where: { userId } }),
+  };
+}
+
+const errorOf = (response: Response) => new URL(response.headers.get("location")!).searchParams.get("error");
+
+describe("changing the password", () => {
+  it("changes it, signs out every other session, keeps this one, and records it in the activity", async () => {
+    const { email, token, other, userId } = await signedInTwice();
+    const response = await changePasswordForm(token, { current_password: PASSWORD, new_password: NEW_PASSWORD }, { "user-agent": "Mozilla/5.0 test", [PEER_ADDRESS_HEADER]: "198.51.100.4" });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("https://initlink.test/settings/password?changed=1");
+    expect(await sessionUser(token)).not.toBeNull();
+    expect(await sessionUser(other)).toBeNull();
+    expect(errorOf(await signIn({ email, password: PASSWORD }))).toBe("invalid_credentials");
+    expect(sessionTokenOf(await signIn({ email, password: NEW_PASSWORD }))).not.toBeNull();
+    const events = (await listActivity(userId, undefined)).entries.filter((event) => event.kind === "password_changed");
+    expect(events).toEqual([expect.objectContaining({ observedIp: "198.51.100.4", observedUserAgent: "Mozilla/5.0 test", decidedBy: email })]);
+  });
+
+  it.each([
+    ["a wrong current password", { current_password: "not the password", new_password: NEW_PASSWORD }, {}, "wrong_password"],
+    ["a new password that is too short", { current_password: PASSWORD, new_password: "short" }, {}, "invalid_request"],
+    ["a new password equal to the current one", { current_password: PASSWORD, new_password: PASSWORD }, {}, "invalid_request"],
+    ["no current password", { new_password: NEW_PASSWORD }, {}, "invalid_request"],
+    ["a form from another site", { current_password: PASSWORD, new_password: NEW_PASSWORD }, { origin: "https://evil.example" }, "cross_site_request"],
+  ])("refuses %s, changing nothing and signing no one out", async (_case, fields, headers, code) => {
+    const { token, userId } = await signedInTwice();
+    const before = await accountState(userId);
+    const response = await changePasswordForm(token, fields, headers);
+    expect(response.status).toBe(303);
+    expect(errorOf(response)).toBe(code);
+    expect(await accountState(userId)).toEqual(before);
+  });
+
+  it("counts wrong current passwords as sign-in failures of the account and address", async () => {
+    const { email, token } = await signedInTwice();
+    const failures = async () => (await rateLimitCounters()).filter((counter) => counter.key.includes(email)).reduce((sum, counter) => sum + counter.count, 0);
+    expect(await failures()).toBe(0);
+    expect(errorOf(await changePasswordForm(token, { current_password: "wrong password 1", new_password: NEW_PASSWORD }))).toBe("wrong_password");
+    expect(await failures()).toBe(1);
+    // A right one gives its unit back.
+    await changePasswordForm(token, { current_password: PASSWORD, new_password: NEW_PASSWORD });
+    expect(await failures()).toBe(1);
+  });
+
+  it("changes it once when 20 changes with the right password race", async () => {
+    const { token, userId } = await signedInTwice();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, index) =>
+        changePasswordForm(token, { current_password: PASSWORD, new_password: `${NEW_PASSWORD} ${index}` }, { [PEER_ADDRESS_HEADER]: `192.0.2.${index + 1}` }),
+      ),
+    );
+    const changed = answers.filter((response) => errorOf(response) === null);
+    expect(changed).toHaveLength(1);
+    expect(answers.filter((response) => errorOf(response) === "wrong_password")).toHaveLength(19);
+    const state = await accountState(userId);
+    expect(state.sessions).toHaveLength(1);
+    expect((await listActivity(userId, undefined)).entries.filter((event) => event.kind === "password_changed")).toHaveLength(1);
+  });
+});
+
+describe("whether clients learn the approver's email", () => {
+  const APPROVE_NEW = { project: "new", name: "Private", code_confirmed: "yes" };
+  const pickup = async (token: string) => {
+    const init = await createdInit();
+    await approve(init.id, token, APPROVE_NEW);
+    return (await getInitStatus(init.id, { authorization: `Bearer ${init.secret}` })).json();
+  };
+
+  it("tells the client the project, not the person, unless the account allows it", async () => {
+    const { email, token } = await newAccount();
+    const hidden = await pickup(token);
+    expect(hidden).toMatchObject({ status: "done", project: { name: "Private" }, approved_by: null });
+    expect(JSON.stringify(hidden)).not.toContain(email);
+
+    expect((await savePrivacyForm(token, { share_email: "on" })).headers.get("location")).toBe("https://initlink.test/settings/privacy?saved=1");
+    expect(await pickup(token)).toMatchObject({ approved_by: { email } });
+
+    await savePrivacyForm(token, {});
+    expect(await pickup(token)).toMatchObject({ approved_by: null });
+  });
+
+  it.each([
+    ["from another site", { share_email: "on" }, { origin: "https://evil.example" }, "cross_site_request"],
+    ["with a value other than on", { share_email: "yes" }, {}, "invalid_request"],
+  ])("refuses the setting %s, keeping it off", async (_case, fields, headers, code) => {
+    const { token } = await newAccount();
+    const user = (await sessionUser(token))!;
+    expect(errorOf(await savePrivacyForm(token, fields, headers))).toBe(code);
+    const prisma = await db();
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).shareEmailWithClients).toBe(false);
+  });
+});
