@@ -20,8 +20,8 @@ import { DEVICE_CODE_GRANT, REFRESH_TOKEN_GRANT, type TokenAnswer, type TokenBod
 // resource's pickup does, and starts the OAuth login whose first refresh token it answers too.
 // Every refusal is an OAuth error and writes nothing, except slow_down's longer interval, which
 // §3.5 makes the client keep. A request with a DPoP proof (RFC 9449 §5) gets a token bound to its
-// key; a device code whose authorization carried a proof takes
-// only proofs of that key.
+// key, and so does the login it starts (its refreshes need proofs of that key); a device code
+// whose authorization carried a proof takes only proofs of that key.
 
 /** RFC 8628 §3.5: each slow_down adds 5 seconds to the interval the client must keep. */
 export const SLOW_DOWN_STEP_MS = 5000;
@@ -61,7 +61,7 @@ export async function requestToken(cfg: Config, body: TokenBody, origin: () => R
     // RFC 6749 §6: refresh_token, and client_id from a client that does not authenticate (§3.2.1).
     if (body.refresh_token === undefined) throw missing("refresh_token");
     if (body.client_id === undefined) throw missing("client_id");
-    return refreshTokenGrant(cfg, body.refresh_token, body.client_id, origin);
+    return refreshTokenGrant(cfg, body.refresh_token, body.client_id, origin, dpop);
   }
   if (body.grant_type !== DEVICE_CODE_GRANT) throw new ApiError("unsupported_grant_type", `grant_type must be ${DEVICE_CODE_GRANT} or ${REFRESH_TOKEN_GRANT}.`);
   // RFC 8628 §3.4: device_code, and client_id from a client that does not authenticate.
@@ -92,8 +92,9 @@ async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: str
   const issued = await claimAccessToken(cfg, approval, origin(), expiresAt);
   // RFC 6749 §4.1.2's rule for codes, kept for device codes: exchanged exactly once.
   if (issued === null) throw invalidGrant("The device code was already exchanged.");
-  // RFC 6749 §5.1: the refresh token that keeps the client logged in, the first of its login.
-  const refreshToken = await startLogin(cfg, { clientId, initId: grant.id, userId: grant.approvedById, projectId: grant.projectId, accessTokenId: issued.id, startedAt, expiresAt });
+  // RFC 6749 §5.1: the refresh token that keeps the client logged in, the first of its login;
+  // RFC 9449 §5: bound, with the whole login, to the key its access token is bound to.
+  const refreshToken = await startLogin(cfg, { clientId, initId: grant.id, userId: grant.approvedById, projectId: grant.projectId, accessTokenId: issued.id, startedAt, expiresAt, dpopJkt });
   return tokenAnswer(cfg, { accessToken: issued.token, accessTokenExpiresAt: issued.expiresAt, refreshToken, projectId: grant.projectId, dpopJkt });
 }
 

@@ -6,6 +6,7 @@ import { invalidGrant } from "../errors";
 import { projectUrl } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
 import { hashSecret, randomId, randomSecret } from "../secrets";
+import { boundKey, type DpopRequest } from "./dpop";
 import { refreshTokenExpiresAt } from "./login-lifetime";
 import type { TokenAnswer } from "./schemas";
 
@@ -16,7 +17,8 @@ import type { TokenAnswer } from "./schemas";
 // <the one presented>`), so of concurrent refreshes of one token exactly one wins. A retired
 // token presented again means that two parties hold the family: the login is revoked, every
 // access token it issued with it, and the person's activity says so. Tokens are stored as
-// their SHA-256 only.
+// their SHA-256 only. A login started with a DPoP proof (RFC 9449 §5) is bound to its key: each
+// refresh needs a proof of that key and answers a token bound to it.
 
 export const REFRESH_TOKEN_PREFIX = "ilrt_";
 /**
@@ -88,7 +90,7 @@ export function tokenAnswer(cfg: Config, tokens: { accessToken: string; accessTo
   };
 }
 
-type NewLogin = { clientId: string; initId: string; userId: string; projectId: string; accessTokenId: string; startedAt: number; expiresAt: Date };
+type NewLogin = { clientId: string; initId: string; userId: string; projectId: string; accessTokenId: string; startedAt: number; expiresAt: Date; dpopJkt: string | null };
 
 /** Starts the login of an exchanged device code, its first refresh token beside its first access token; returns that refresh token. */
 export async function startLogin(cfg: Config, login: NewLogin): Promise<string> {
@@ -98,7 +100,17 @@ export async function startLogin(cfg: Config, login: NewLogin): Promise<string> 
   const tokenId = randomId();
   await inOneTransaction(
     prisma.oAuthLogin.create({
-      data: { id: loginId, clientId: login.clientId, initId: login.initId, userId: login.userId, projectId: login.projectId, createdAt: new Date(login.startedAt), expiresAt: login.expiresAt, currentTokenId: tokenId },
+      data: {
+        id: loginId,
+        clientId: login.clientId,
+        initId: login.initId,
+        userId: login.userId,
+        projectId: login.projectId,
+        createdAt: new Date(login.startedAt),
+        expiresAt: login.expiresAt,
+        currentTokenId: tokenId,
+        dpopJkt: login.dpopJkt,
+      },
     }),
     prisma.refreshToken.create({
       data: { id: tokenId, loginId, tokenHash: hashSecret(token), accessTokenId: login.accessTokenId, createdAt: new Date(login.startedAt), expiresAt: refreshTokenExpiresAt(cfg, login.startedAt, login.expiresAt) },
@@ -133,10 +145,18 @@ function lostConcurrentRefresh(presented: StoredRefreshToken, now: number): bool
 }
 
 /**
- * RFC 6749 §6: `grant_type=refresh_token`. Every refusal is invalid_grant and writes nothing,
- * except the reuse of a retired token, which revokes the login (RFC 9700 §4.14.2).
+ * RFC 6749 §6: `grant_type=refresh_token`. Every refusal is invalid_grant (or, for the DPoP
+ * proof, invalid_dpop_proof or use_dpop_nonce) and writes nothing, except the reuse of a retired
+ * token, which revokes the login (RFC 9700 §4.14.2).
+ *
+ * RFC 9449 §5: a bound login's refresh takes only a proof of its key, checked before reuse is
+ * decided: a bound refresh token copied without the key neither refreshes nor ends the login of
+ * the client that holds the key. An unbound login stays unbound; a proof on its refresh binds
+ * the new access token only (binding the login there would let whoever copied its refresh token
+ * bind it to their own key, and the client's next refresh would then be refused for its proof
+ * instead of revealing the reuse).
  */
-export async function refreshTokenGrant(cfg: Config, refreshToken: string, clientId: string, origin: () => RequestOrigin): Promise<TokenAnswer> {
+export async function refreshTokenGrant(cfg: Config, refreshToken: string, clientId: string, origin: () => RequestOrigin, dpop: DpopRequest): Promise<TokenAnswer> {
   const presented = await findRefreshToken(refreshToken);
   // RFC 6749 §5.2: unknown, or issued to another client.
   if (presented === null || presented.login.clientId !== clientId) throw notValid();
@@ -144,14 +164,17 @@ export async function refreshTokenGrant(cfg: Config, refreshToken: string, clien
   const now = Date.now();
   if (login.revokedAt !== null) throw invalidGrant("This login has been revoked. Log in again.");
   if (login.expiresAt.getTime() <= now) throw invalidGrant("This login has expired. Log in again.");
-  if (login.currentTokenId !== presented.id && lostConcurrentRefresh(presented, now)) throw lostRace();
+  const current = login.currentTokenId === presented.id;
+  if (!current && lostConcurrentRefresh(presented, now)) throw lostRace();
+  if (current && presented.expiresAt.getTime() <= now) throw invalidGrant("The refresh token has expired unused. Log in again.");
+  // The proof is checked last of the refusals that write nothing, so that it is spent (§11.1) only by a refresh or a reuse.
+  const dpopJkt = await boundKey(cfg, login.dpopJkt, dpop);
   // RFC 9700 §4.14.2: a retired token in use again: the attacker's or the client's, no one can tell.
-  if (login.currentTokenId !== presented.id) {
+  if (!current) {
     await revokeLogin(login.id, "reuse", origin());
     throw invalidGrant("This refresh token was already used, so the login has been revoked. Log in again.");
   }
-  if (presented.expiresAt.getTime() <= now) throw invalidGrant("The refresh token has expired unused. Log in again.");
-  return rotate(cfg, presented, now);
+  return rotate(cfg, presented, now, dpopJkt);
 }
 
 /**
@@ -159,10 +182,10 @@ export async function refreshTokenGrant(cfg: Config, refreshToken: string, clien
  * the one conditional update that retires the presented token; a request that loses (a
  * concurrent refresh of the same token, or a revocation) deletes them unseen.
  */
-async function rotate(cfg: Config, presented: StoredRefreshToken, now: number): Promise<TokenAnswer> {
+async function rotate(cfg: Config, presented: StoredRefreshToken, now: number, dpopJkt: string | null): Promise<TokenAnswer> {
   const prisma = await db();
   const { login } = presented;
-  const access = await issueProjectAccessToken(cfg, login.userId, login.projectId, presented.accessToken.name, null, login.expiresAt);
+  const access = await issueProjectAccessToken(cfg, login.userId, login.projectId, presented.accessToken.name, dpopJkt, login.expiresAt);
   const token = randomSecret(REFRESH_TOKEN_PREFIX);
   const tokenId = randomId();
   await prisma.refreshToken.create({
@@ -177,5 +200,5 @@ async function rotate(cfg: Config, presented: StoredRefreshToken, now: number): 
     await deleteAccessToken(access.id);
     throw lostRace();
   }
-  return tokenAnswer(cfg, { accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: token, projectId: login.projectId, dpopJkt: null });
+  return tokenAnswer(cfg, { accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: token, projectId: login.projectId, dpopJkt });
 }

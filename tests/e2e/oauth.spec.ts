@@ -100,7 +100,7 @@ test("discovery, device authorization, pending and slow_down, a person approves,
 });
 
 // RFC 9449: the library's own DPoP key pair, the server's nonce fetched and retried by the library.
-test("DPoP: the library's key binds the token, it links with fetchProtectedResource, and the token is refused as a plain bearer", async ({ page, request }) => {
+test("DPoP: the library's key binds the token and the login, it links with fetchProtectedResource and refreshes with its handle, and the tokens are refused without the key", async ({ page, request }) => {
   const config = await discover(MAIN_URL);
   expect(config.serverMetadata().dpop_signing_alg_values_supported).toContain("ES256");
   const dpop = client.getDPoPHandle(config, await client.randomDPoPKeyPair());
@@ -119,6 +119,17 @@ test("DPoP: the library's key binds the token, it links with fetchProtectedResou
   expect(asBearer.status()).toBe(401);
   expect(asBearer.headers()["www-authenticate"]).toMatch(/^DPoP realm="initlink", error="invalid_token"/);
   expect(await asBearer.json()).toMatchObject({ success: false, code: "invalid_token" });
+
+  // RFC 9449 §5: the login is bound too: the library refreshes with its handle, for a bound token.
+  const refreshed = await client.refreshTokenGrant(config, String(tokens.refresh_token), undefined, { DPoP: dpop });
+  expect(refreshed).toMatchObject({ token_type: "dpop", access_token: expect.stringMatching(/^ilat_/), refresh_token: expect.stringMatching(/^ilrt_/) });
+  const relinkUrl = new URL(`${MAIN_URL}/api/projects/${String(tokens.project_id)}/link/${"f0".repeat(16)}`);
+  expect((await client.fetchProtectedResource(config, refreshed.access_token, relinkUrl, "POST", undefined, undefined, { DPoP: dpop })).status).toBe(200);
+  // The refresh token without the key is refused, and the login goes on.
+  const stolen = await request.post(`${MAIN_URL}/api/oauth/token`, { form: { grant_type: "refresh_token", refresh_token: String(refreshed.refresh_token), client_id: CLIENT_ID } });
+  expect(stolen.status()).toBe(400);
+  expect(await stolen.json()).toMatchObject({ error: "invalid_dpop_proof" });
+  expect(await client.refreshTokenGrant(config, String(refreshed.refresh_token), undefined, { DPoP: dpop })).toMatchObject({ token_type: "dpop" });
 });
 
 /** The same server as the library sees it, calling introspection with `credential` as its Bearer (RFC 7662 §2.1). */

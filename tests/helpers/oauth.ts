@@ -48,7 +48,8 @@ export async function deniedDevice() {
   return device;
 }
 
-export const refresh = (refreshToken: string, clientId = CLIENT_ID) => postToken({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId });
+export const refresh = (refreshToken: string, clientId = CLIENT_ID, headers: Record<string, string> = {}) =>
+  postToken({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId }, headers);
 export const postRevocation = (fields: Record<string, string> | string) => dispatch("POST", "/api/oauth/revoke", form(fields));
 export const revoke = (token: string, clientId = CLIENT_ID) => postRevocation({ token, client_id: clientId });
 

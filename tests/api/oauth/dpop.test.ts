@@ -3,13 +3,15 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
 import { db } from "@/lib/database/db";
 import { sweep } from "@/lib/maintenance/sweep";
+import { hashSecret } from "@/lib/secrets";
 import { DPOP_NONCE_WINDOW_MS, dpopNonce } from "@/lib/oauth/dpop";
 import { databaseSnapshot } from "../../helpers/api";
 import { dpopProof, newDpopKey, type DpopKey, type ProofOptions } from "../../helpers/dpop";
 import { approvedClient, createLink, linkSnapshot, randomIv, withToken } from "../../helpers/links";
 import { dispatch } from "../../helpers/in-process";
 import { approve, newAccount } from "../../helpers/forms";
-import { approvedDevice, exchange } from "../../helpers/oauth";
+import { databaseFingerprint } from "../../helpers/hostile";
+import { approvedDevice, exchange, introspect, ownerToken, refresh, revoke, tokensOf, type Tokens } from "../../helpers/oauth";
 
 // DPoP (RFC 9449): tokens bound to a client's key at the token endpoint (and by a device
 // authorization or a token pickup that carries a proof), and every refusal of a proof, at the
@@ -179,6 +181,118 @@ describe("the token pickup with a DPoP proof (the typed client's way)", () => {
     const prisma = await db();
     expect((await prisma.accessToken.findFirstOrThrow({ where: { projectId: status.project.id } })).dpopJkt).toBe(await calculateJwkThumbprint(key.publicJwk));
     expect((await dpopLink(key, status.access_token, status.project.id, randomIv())).status).toBe(200);
+  });
+});
+
+describe("refresh of a login the device-code exchange bound to a key (RFC 9449 §5)", () => {
+  const refreshProof = (key: DpopKey) => proofHeader(key, { method: "POST", url: TOKEN_PATH });
+  const thumbprint = (key: DpopKey) => calculateJwkThumbprint(key.publicJwk);
+
+  /** An approved device code exchanged with a proof of `key`: the login's first tokens, bound. */
+  async function boundLogin(key: DpopKey) {
+    const device = await approvedDevice("DPoP login");
+    const tokens = await tokensOf(await exchange(device.device_code, undefined, await refreshProof(key)));
+    const prisma = await db();
+    const owner = await prisma.user.findUniqueOrThrow({ where: { email: device.person.email }, select: { id: true } });
+    return { tokens, userId: owner.id };
+  }
+
+  const nothingWritten = async () => ({ ...(await databaseFingerprint()), proofs: await (await db()).dpopProof.count() });
+
+  it("stores the key on the login; a refresh with a proof of it answers a bound token, and refreshes again", async () => {
+    const key = await newDpopKey();
+    const { tokens, userId } = await boundLogin(key);
+    expect(tokens.token_type).toBe("DPoP");
+    const prisma = await db();
+    expect((await prisma.oAuthLogin.findFirstOrThrow({ where: { userId } })).dpopJkt).toBe(await thumbprint(key));
+
+    const response = await refresh(tokens.refresh_token, undefined, await refreshProof(key));
+    expect(response.headers.get("dpop-nonce")).toBe(dpopNonce(config()));
+    const refreshed = await tokensOf(response);
+    expect(refreshed).toMatchObject({ token_type: "DPoP", access_token: expect.stringMatching(/^ilat_/), refresh_token: expect.stringMatching(/^ilrt_/) });
+    expect((await prisma.accessToken.findUniqueOrThrow({ where: { tokenHash: hashSecret(refreshed.access_token) } })).dpopJkt).toBe(await thumbprint(key));
+    // The new access token is bound: it links with a proof of the key, and not as a bearer.
+    expect((await dpopLink(key, refreshed.access_token, refreshed.project_id, randomIv())).status).toBe(200);
+    await expectDpopRefusal(await createLink(refreshed.project_id, randomIv(), withToken(refreshed.access_token)), "invalid_token");
+    // RFC 7662 with RFC 9449 §6.2: introspection names the key of both tokens.
+    const verifier = await ownerToken(userId, "all");
+    const jkt = await thumbprint(key);
+    expect(await introspect(refreshed.access_token, verifier)).toMatchObject({ active: true, token_type: "DPoP", cnf: { jkt } });
+    expect(await introspect(refreshed.refresh_token, verifier)).toMatchObject({ active: true, token_type: "refresh_token", cnf: { jkt } });
+    expect(await tokensOf(await refresh(refreshed.refresh_token, undefined, await refreshProof(key)))).toMatchObject({ token_type: "DPoP" });
+  });
+
+  it.each([
+    ["no proof", async () => ({})],
+    ["a proof of another key", async () => refreshProof(await newDpopKey())],
+    ["a broken proof of the key", async (key: DpopKey) => proofHeader(key, { method: "POST", url: `${TOKEN_PATH}x` })],
+  ])("refuses a refresh with %s (invalid_dpop_proof), writing nothing; the key's proof still refreshes", async (_, headers) => {
+    const key = await newDpopKey();
+    const { tokens } = await boundLogin(key);
+    const before = await nothingWritten();
+    await expectOAuthDpopError(await refresh(tokens.refresh_token, undefined, await headers(key)), "invalid_dpop_proof");
+    expect(await nothingWritten()).toEqual(before);
+    expect(await tokensOf(await refresh(tokens.refresh_token, undefined, await refreshProof(key)))).toMatchObject({ token_type: "DPoP" });
+  });
+
+  it("refuses a proof without the current nonce with use_dpop_nonce, writing nothing", async () => {
+    const key = await newDpopKey();
+    const { tokens } = await boundLogin(key);
+    const before = await nothingWritten();
+    await expectOAuthDpopError(await refresh(tokens.refresh_token, undefined, await proofHeader(key, { method: "POST", url: TOKEN_PATH, nonce: null })), "use_dpop_nonce");
+    expect(await nothingWritten()).toEqual(before);
+  });
+
+  it("takes a retired bound refresh token as reuse only with the key's proof: without it, nothing is revoked", async () => {
+    const key = await newDpopKey();
+    const { tokens, userId } = await boundLogin(key);
+    const second = await tokensOf(await refresh(tokens.refresh_token, undefined, await refreshProof(key)));
+    await tokensOf(await refresh(second.refresh_token, undefined, await refreshProof(key)));
+    // A copy of the first refresh token without the key: refused for its proof, the login lives on.
+    const before = await nothingWritten();
+    await expectOAuthDpopError(await refresh(tokens.refresh_token), "invalid_dpop_proof");
+    expect(await nothingWritten()).toEqual(before);
+    const prisma = await db();
+    expect((await prisma.oAuthLogin.findFirstOrThrow({ where: { userId } })).revokedAt).toBeNull();
+    // With the key (the key and the token both copied): reuse, the login revoked.
+    const reused = await refresh(tokens.refresh_token, undefined, await refreshProof(key));
+    expect(reused.status).toBe(400);
+    expect(await reused.json()).toMatchObject({ error: "invalid_grant" });
+    expect((await prisma.oAuthLogin.findFirstOrThrow({ where: { userId } })).revokedReason).toBe("reuse");
+  });
+
+  it("of 20 concurrent refreshes of one bound token, each with its own proof, exactly one succeeds", async () => {
+    const key = await newDpopKey();
+    const { tokens } = await boundLogin(key);
+    const proofs = await Promise.all(Array.from({ length: 20 }, () => refreshProof(key)));
+    const answers = await Promise.all(proofs.map((proof) => refresh(tokens.refresh_token, undefined, proof)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(19);
+  });
+
+  it("revokes a bound login (RFC 7009) without a proof: revocation only ends tokens", async () => {
+    const key = await newDpopKey();
+    const { tokens, userId } = await boundLogin(key);
+    expect((await revoke(tokens.refresh_token)).status).toBe(200);
+    const verifier = await ownerToken(userId, "all");
+    expect(await introspect(tokens.access_token, verifier)).toEqual({ active: false });
+  });
+
+  it("keeps an unbound login unbound: a proof on its refresh binds the new access token only", async () => {
+    const key = await newDpopKey();
+    const device = await approvedDevice("Bearer login");
+    const tokens: Tokens = await tokensOf(await exchange(device.device_code));
+    expect(tokens.token_type).toBe("Bearer");
+    const bound = await tokensOf(await refresh(tokens.refresh_token, undefined, await refreshProof(key)));
+    expect(bound.token_type).toBe("DPoP");
+    expect((await dpopLink(key, bound.access_token, bound.project_id, randomIv())).status).toBe(200);
+    const prisma = await db();
+    expect((await prisma.oAuthLogin.findFirstOrThrow({ where: { projectId: tokens.project_id } })).dpopJkt).toBeNull();
+    // Its refresh token is not bound: without a proof it refreshes to a bearer token.
+    const bearer = await tokensOf(await refresh(bound.refresh_token));
+    expect(bearer.token_type).toBe("Bearer");
+    expect((await createLink(bearer.project_id, randomIv(), withToken(bearer.access_token))).status).toBe(200);
   });
 });
 
