@@ -1,18 +1,23 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { recordInitOpened } from "@/lib/activity/record-activity";
+import { requestOrigin } from "@/lib/api/client-address";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
 import { config } from "@/lib/config";
 import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-lengths";
 import { pageMessage } from "@/lib/errors";
+import { lifetimeText, type AccessLifetime } from "@/lib/init/access-lifetime";
 import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import type { InitStatus } from "@/lib/init/init-lifecycle";
+import { isNearby, proximityOf, type Proximity } from "@/lib/init/proximity";
 import { listProjects } from "@/lib/projects/projects";
 import { LiveStatus } from "./live-status";
+import { ReportedAddress } from "../../address-parts";
 import { ErrorAlert } from "../../form-parts";
 
 /** The page's heading says the request's state; the live status re-renders the page when it changes. */
@@ -56,13 +61,12 @@ function WhoIsAsking({ init }: { init: InitView }) {
             <dd>{details.senderDevice ?? notReported}</dd>
             <dt>Operating system</dt>
             <dd>{details.senderOs ?? notReported}</dd>
-            <dt>Reported address</dt>
-            <dd>{details.senderIp ?? notReported}</dd>
-            <dt>Request came from</dt>
+            <dt>Address reported by the client</dt>
             <dd>
-              {details.observedIp ?? <span className="muted">unknown</span>}
-              {details.addressMismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
+              <ReportedAddress address={details.senderIp} flagged={details.addressMismatch} />
             </dd>
+            <dt>Request came from</dt>
+            <dd>{details.observedIp ?? <span className="muted">unknown</span>}</dd>
           </>
         )}
         <dt>Started</dt>
@@ -76,6 +80,62 @@ function WhoIsAsking({ init }: { init: InitView }) {
 
 const WARNING = "Approve only if you just started this yourself in a terminal. Otherwise, deny it.";
 
+/**
+ * Where the request came from against where this browser is, both as the service saw them
+ * (lib/init/proximity.ts): a quiet line from the same network; otherwise a warning naming both
+ * addresses, what a phisher's link looks like, and what Approve then needs.
+ */
+function ProximityNotice({ proximity, clientAddress, browserAddress, codeCheck }: { proximity: Proximity; clientAddress: string | null; browserAddress: string | null; codeCheck: CodeCheckMode }) {
+  if (isNearby(proximity)) {
+    return (
+      <p className="muted nearby">
+        From your network: the request came from {proximity === "same_address" ? "the same address as this browser" : "the network this browser is on"} ({clientAddress}).
+      </p>
+    );
+  }
+  const unknown = "an address the service could not see";
+  return (
+    <section className="card warning-card stack" aria-labelledby="proximity-heading">
+      <h2 id="proximity-heading">This request did not come from your network</h2>
+      <p>
+        The client&apos;s request came from <strong>{clientAddress ?? unknown}</strong>, and this browser is at <strong>{browserAddress ?? unknown}</strong>.
+      </p>
+      <p>
+        This is what a phishing link looks like: someone starts a login on their own machine and sends you its link, often with a message asking you to
+        confirm or verify something, and sometimes with its code. Approving it gives them access to your project.
+      </p>
+      {codeCheck === "refused" ? (
+        <p className="warning">
+          This client shows no code, so nothing here can show that you started it, and it cannot be approved from here. If you did, open this link in
+          a browser on the network of the machine where you ran the command, or start again with a client that shows a code. If you did not, deny it.
+        </p>
+      ) : (
+        <p className="warning">
+          If you started it yourself on another machine (a remote server, a VPN), type the code your terminal shows. Never type a code someone sent
+          you.
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** How long the client's access lasts: the operator's choices (ACCESS_LIFETIME_CHOICES), one preselected. */
+function LifetimeChoice({ choices, preselected }: { choices: AccessLifetime[]; preselected: AccessLifetime }) {
+  if (choices.length === 1) return <p>The client&apos;s access lasts {lifetimeText(preselected.ms)}.</p>;
+  return (
+    <fieldset>
+      <legend>The client&apos;s access lasts</legend>
+      <div className="choices">
+        {choices.map((choice) => (
+          <label className="check" key={choice.label}>
+            <input type="radio" name="access_lifetime" value={choice.label} defaultChecked={choice.label === preselected.label} /> {lifetimeText(choice.ms)}
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
 /** A new project refused by its limits (lib/projects/new-project.ts): the page then offers the person's own projects first. */
 const NEW_PROJECT_REFUSALS: ReadonlySet<string> = new Set(["too_many_new_projects", "project_limit_reached"]);
 
@@ -85,15 +145,19 @@ function Decision({
   codeCheck,
   preferExisting,
   typedCode,
+  lifetimes,
 }: {
   init: InitView;
   projects: { id: string; name: string }[];
   codeCheck: CodeCheckMode;
+  lifetimes: { choices: AccessLifetime[]; preselected: AccessLifetime };
   preferExisting: boolean;
   /** The code the person already typed on /device, if it is this init's. */
   typedCode: string | undefined;
 }) {
   const defaultName = init.sender.slice(0, PROJECT_NAME_MAX);
+  // Nothing to approve with (ProximityNotice says why): only Deny.
+  if (codeCheck === "refused") return <DenyForm id={init.id} />;
   return (
     <>
       <form method="post" action={`/init/${init.id}/approve`} className="card stack" aria-labelledby="approve-heading">
@@ -137,16 +201,23 @@ function Decision({
             ))}
           </fieldset>
         )}
+        <LifetimeChoice choices={lifetimes.choices} preselected={lifetimes.preselected} />
         <button type="submit">Approve</button>
       </form>
-      <form method="post" action={`/init/${init.id}/deny`} className="card stack" aria-labelledby="deny-heading">
-        <h2 id="deny-heading">Not you?</h2>
-        <p>If you did not start this, deny it. The client gets nothing.</p>
-        <button type="submit" className="danger">
-          Deny
-        </button>
-      </form>
+      <DenyForm id={init.id} />
     </>
+  );
+}
+
+function DenyForm({ id }: { id: string }) {
+  return (
+    <form method="post" action={`/init/${id}/deny`} className="card stack" aria-labelledby="deny-heading">
+      <h2 id="deny-heading">Not you?</h2>
+      <p>If you did not start this, deny it. The client gets nothing.</p>
+      <button type="submit" className="danger">
+        Deny
+      </button>
+    </form>
   );
 }
 
@@ -204,6 +275,11 @@ export default async function InitPage({
   const returnTo = `/init/${init.id}`;
   // A pending request a signed-in person has seen is in their activity, and so is its expiry.
   if (user !== null && init.status === "pending") await recordInitOpened(user.id, init.id);
+  const cfg = config();
+  // The approve operation applies the same rule to the same two addresses (lib/init/approve-init.ts).
+  const browserAddress = requestOrigin(cfg, await headers()).address;
+  const proximity = init.details === null ? null : proximityOf(cfg, init.details.observedIp, browserAddress);
+  const codeCheck = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity ?? "unknown");
 
   return (
     <>
@@ -219,6 +295,9 @@ export default async function InitPage({
       ) : (
         <>
           <WhoIsAsking init={init} />
+          {proximity === null ? null : (
+            <ProximityNotice proximity={proximity} clientAddress={init.details?.observedIp ?? null} browserAddress={browserAddress} codeCheck={codeCheck} />
+          )}
           {user === null ? (
             <section className="card stack">
               <h2>Sign in to continue</h2>
@@ -233,9 +312,10 @@ export default async function InitPage({
             <Decision
               init={init}
               projects={await listProjects(user.id)}
-              codeCheck={codeCheckMode(config().initCodeCheck, init.userCodeShown)}
+              codeCheck={codeCheck}
               preferExisting={typeof query.error === "string" && NEW_PROJECT_REFUSALS.has(query.error)}
               typedCode={query.user_code === init.userCode ? init.userCode : undefined}
+              lifetimes={cfg.accessLifetimes}
             />
           )}
         </>
