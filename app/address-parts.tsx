@@ -1,3 +1,4 @@
+import { isNearby, type Proximity } from "@/lib/init/proximity";
 import { addressKind, type AddressKind } from "@/lib/ip-address";
 
 // The address a client reported about itself, as every page shows it (issue 28): labelled as the
@@ -20,5 +21,56 @@ export function ReportedAddress({ address, flagged }: { address: string | null; 
       {address} <span className="muted">({kind === null ? "not an address" : KIND_LABELS[kind]})</span>
       {flagged ? <strong className="flag"> Differs from the address the request came from.</strong> : null}
     </>
+  );
+}
+
+/**
+ * Where the request came from against where this browser is, both as the service saw them
+ * (lib/init/proximity.ts): a quiet line from the same network; otherwise a warning naming both
+ * addresses, what a phisher's link looks like, and what Approve then needs. The init page and the
+ * browser-approved link's page show it alike.
+ */
+export function ProximityNotice({
+  proximity,
+  clientAddress,
+  browserAddress,
+  showsCode,
+}: {
+  proximity: Proximity;
+  clientAddress: string | null;
+  browserAddress: string | null;
+  /** False: the client shows no code, and Approve is not offered from elsewhere. */
+  showsCode: boolean;
+}) {
+  if (isNearby(proximity)) {
+    return (
+      <p className="muted nearby">
+        From your network: the request came from {proximity === "same_address" ? "the same address as this browser" : "the network this browser is on"} ({clientAddress}).
+      </p>
+    );
+  }
+  const unknown = "an address the service could not see";
+  return (
+    <section className="card warning-card stack" aria-labelledby="proximity-heading">
+      <h2 id="proximity-heading">This request did not come from your network</h2>
+      <p>
+        The client&apos;s request came from <strong>{clientAddress ?? unknown}</strong>, and this browser is at <strong>{browserAddress ?? unknown}</strong>.
+      </p>
+      <p>
+        This is what a phishing link looks like: someone starts a login on their own machine and sends you its link, often with a message asking you to
+        confirm or verify something, and sometimes with its code. Approving it gives them access to your project.
+      </p>
+      {!showsCode ? (
+        <p className="warning">
+          This client shows no code, so nothing here can show that you started it, and it cannot be approved from here. If you did, open this link in
+          a browser on the network of the machine where you ran the command, or start again with a client that shows a code. If you did not, deny it.
+        </p>
+      ) : (
+        <p className="warning">
+          If you started it yourself on another machine (a remote server, a VPN), type the code your terminal shows. Never type a code someone sent
+          you.
+        </p>
+      )}
+    </section>
   );
 }

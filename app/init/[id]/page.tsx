@@ -14,10 +14,10 @@ import { lifetimeText, type AccessLifetime } from "@/lib/init/access-lifetime";
 import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import type { InitStatus } from "@/lib/init/init-lifecycle";
-import { isNearby, proximityOf, type Proximity } from "@/lib/init/proximity";
+import { proximityOf } from "@/lib/init/proximity";
 import { listProjects } from "@/lib/projects/projects";
 import { LiveStatus } from "./live-status";
-import { ReportedAddress } from "../../address-parts";
+import { ProximityNotice, ReportedAddress } from "../../address-parts";
 import { ErrorAlert } from "../../form-parts";
 
 /** The page's heading says the request's state; the live status re-renders the page when it changes. */
@@ -79,45 +79,6 @@ function WhoIsAsking({ init }: { init: InitView }) {
 }
 
 const WARNING = "Approve only if you just started this yourself in a terminal. Otherwise, deny it.";
-
-/**
- * Where the request came from against where this browser is, both as the service saw them
- * (lib/init/proximity.ts): a quiet line from the same network; otherwise a warning naming both
- * addresses, what a phisher's link looks like, and what Approve then needs.
- */
-function ProximityNotice({ proximity, clientAddress, browserAddress, codeCheck }: { proximity: Proximity; clientAddress: string | null; browserAddress: string | null; codeCheck: CodeCheckMode }) {
-  if (isNearby(proximity)) {
-    return (
-      <p className="muted nearby">
-        From your network: the request came from {proximity === "same_address" ? "the same address as this browser" : "the network this browser is on"} ({clientAddress}).
-      </p>
-    );
-  }
-  const unknown = "an address the service could not see";
-  return (
-    <section className="card warning-card stack" aria-labelledby="proximity-heading">
-      <h2 id="proximity-heading">This request did not come from your network</h2>
-      <p>
-        The client&apos;s request came from <strong>{clientAddress ?? unknown}</strong>, and this browser is at <strong>{browserAddress ?? unknown}</strong>.
-      </p>
-      <p>
-        This is what a phishing link looks like: someone starts a login on their own machine and sends you its link, often with a message asking you to
-        confirm or verify something, and sometimes with its code. Approving it gives them access to your project.
-      </p>
-      {codeCheck === "refused" ? (
-        <p className="warning">
-          This client shows no code, so nothing here can show that you started it, and it cannot be approved from here. If you did, open this link in
-          a browser on the network of the machine where you ran the command, or start again with a client that shows a code. If you did not, deny it.
-        </p>
-      ) : (
-        <p className="warning">
-          If you started it yourself on another machine (a remote server, a VPN), type the code your terminal shows. Never type a code someone sent
-          you.
-        </p>
-      )}
-    </section>
-  );
-}
 
 /** How long the client's access lasts: the operator's choices (ACCESS_LIFETIME_CHOICES), one preselected. */
 function LifetimeChoice({ choices, preselected }: { choices: AccessLifetime[]; preselected: AccessLifetime }) {
@@ -296,7 +257,7 @@ export default async function InitPage({
         <>
           <WhoIsAsking init={init} />
           {proximity === null ? null : (
-            <ProximityNotice proximity={proximity} clientAddress={init.details?.observedIp ?? null} browserAddress={browserAddress} codeCheck={codeCheck} />
+            <ProximityNotice proximity={proximity} clientAddress={init.details?.observedIp ?? null} browserAddress={browserAddress} showsCode={codeCheck !== "refused"} />
           )}
           {user === null ? (
             <section className="card stack">

@@ -3,9 +3,11 @@ import { listActivity } from "@/lib/activity/list-activity";
 import { config } from "@/lib/config";
 import { db } from "@/lib/database/db";
 import { accessExpiresAt, chosenAccessLifetime, lifetimeText } from "@/lib/init/access-lifetime";
+import { listProjectLinks } from "@/lib/links/manage-links";
 import { hashSecret } from "@/lib/secrets";
 import { createdInit, getInitStatus } from "../../helpers/api";
 import { approve, newAccount } from "../../helpers/forms";
+import { linked } from "../../helpers/links";
 import { deviceAuthorized, exchange } from "../../helpers/oauth";
 
 // Issue 27, item 7: the approving person chooses how long the client's access lasts, among
@@ -26,7 +28,7 @@ async function approvedFor(lifetime: string | undefined) {
 
 describe("the access lifetime the person chooses", () => {
   it("gives the pickup's token the chosen lifetime, and says it as expires_at and expires_in", async () => {
-    const { init, error } = await approvedFor("1h");
+    const { person, init, error } = await approvedFor("1h");
     expect(error).toBeNull();
     const before = Date.now();
     const pickup = await (await getInitStatus(init.id, withSecret(init.secret))).json();
@@ -38,6 +40,11 @@ describe("the access lifetime the person chooses", () => {
     const token = await prisma.accessToken.findUniqueOrThrow({ where: { tokenHash: hashSecret(pickup.access_token) } });
     expect(token.expiresAt?.getTime()).toBe(pickup.access_token_expires_at);
     expect(await prisma.init.findUniqueOrThrow({ where: { id: init.id }, select: { accessLifetimeSeconds: true } })).toEqual({ accessLifetimeSeconds: 3600 });
+    // The project page says until when the linked client has access.
+    const link = await linked(init.id, pickup.access_token);
+    const user = await prisma.user.findUniqueOrThrow({ where: { email: person.email }, select: { id: true } });
+    const listed = await listProjectLinks(user.id, init.id);
+    expect(listed.find((entry) => entry.id === link.link_id)?.accessUntil?.getTime()).toBe(pickup.access_token_expires_at);
   });
 
   it("preselects ACCESS_TOKEN_LIFETIME_DAYS when the form names none (a form from before the choice)", async () => {

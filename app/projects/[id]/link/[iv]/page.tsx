@@ -1,12 +1,16 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { requestOrigin } from "@/lib/api/client-address";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
 import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
+import { isNearby, proximityOf } from "@/lib/init/proximity";
 import { findLinkApprovalView, linkApprovalPagePath, type LinkApprovalView } from "@/lib/links/link-approval-view";
 import { prepareProjectKey } from "@/lib/projects/project-keys";
+import { ProximityNotice, ReportedAddress } from "../../../../address-parts";
 import { ErrorAlert } from "../../../../form-parts";
 import { FingerprintPending } from "../../key-pending";
 
@@ -26,13 +30,16 @@ function WhoIsAsking({ view }: { view: LinkApprovalView }) {
       <dl className="facts">
         <dt>Device</dt>
         <dd>{reported === "unreadable" ? <span className="muted">not readable</span> : (reported?.senderDevice ?? notReported)}</dd>
-        <dt>Reported address</dt>
-        <dd>{reported === "unreadable" ? <span className="muted">not readable</span> : (reported?.senderIp ?? notReported)}</dd>
-        <dt>Request came from</dt>
+        <dt>Address reported by the client</dt>
         <dd>
-          {observed === null ? <span className="muted">no client is asking right now</span> : (observed.address ?? <span className="muted">unknown</span>)}
-          {observed?.addressMismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
+          {reported === "unreadable" ? (
+            <span className="muted">not readable</span>
+          ) : (
+            <ReportedAddress address={reported?.senderIp ?? null} flagged={observed?.addressMismatch ?? false} />
+          )}
         </dd>
+        <dt>Request came from</dt>
+        <dd>{observed === null ? <span className="muted">no client is asking right now</span> : (observed.address ?? <span className="muted">unknown</span>)}</dd>
         <dt>Client software</dt>
         <dd>{observed === null ? <span className="muted">no client is asking right now</span> : (observed.userAgent ?? notReported)}</dd>
         <dt>iv</dt>
@@ -70,17 +77,20 @@ const STATE_TEXT: Record<LinkApprovalView["state"], string> = {
   linked: "Linked. The client has its link; you can revoke it on the project page.",
 };
 
-function Decision({ view, action }: { view: LinkApprovalView; action: (decision: "approve" | "deny") => string }) {
+function Decision({ view, action, nearby }: { view: LinkApprovalView; action: (decision: "approve" | "deny") => string; nearby: boolean }) {
   // Nothing to decide unless a client asks now: an approval must reach the client that waits, not whoever holds the iv later.
   if (view.state === "linked" || !view.asking) return null;
   return (
     <>
-      <form method="post" action={action("approve")} className="card stack" aria-labelledby="approve-heading">
-        <h2 id="approve-heading">Approve</h2>
-        <p className="warning">Approve only if you just started this yourself in a terminal. Otherwise, deny it.</p>
-        <p>The client gets a link to {view.project.name}: a bearer for the project and its public key.</p>
-        <button type="submit">Approve</button>
-      </form>
+      {/* From elsewhere only Deny: these clients show no code (ProximityNotice says so). */}
+      {nearby ? (
+        <form method="post" action={action("approve")} className="card stack" aria-labelledby="approve-heading">
+          <h2 id="approve-heading">Approve</h2>
+          <p className="warning">Approve only if you just started this yourself in a terminal. Otherwise, deny it.</p>
+          <p>The client gets a link to {view.project.name}: a bearer for the project and its public key.</p>
+          <button type="submit">Approve</button>
+        </form>
+      ) : null}
       <form method="post" action={action("deny")} className="card stack" aria-labelledby="deny-heading">
         <h2 id="deny-heading">Not you?</h2>
         <button type="submit" className="danger">
@@ -122,6 +132,9 @@ export default async function LinkApprovalPage({
   // The owner is about to link a client: the key is needed now (it is generated on first need).
   if (view.project.fingerprint === null) prepareProjectKey(cfg, view.project.id);
   const [path, search = ""] = pagePath.split("?");
+  // The approve operation applies the same rule (lib/links/decide-link-approval.ts).
+  const browserAddress = requestOrigin(cfg, await headers()).address;
+  const proximity = view.observed === null ? null : proximityOf(cfg, view.observed.address, browserAddress);
   const action = (decision: "approve" | "deny") => `${path}/${decision}${search ? `?${search}` : ""}`;
   return (
     <>
@@ -131,8 +144,11 @@ export default async function LinkApprovalPage({
         {STATE_TEXT[view.state]}
       </p>
       <WhoIsAsking view={view} />
+      {proximity === null || view.state === "linked" ? null : (
+        <ProximityNotice proximity={proximity} clientAddress={view.observed?.address ?? null} browserAddress={browserAddress} showsCode={false} />
+      )}
       <ProjectFacts view={view} />
-      <Decision view={view} action={action} />
+      <Decision view={view} action={action} nearby={proximity !== null && isNearby(proximity)} />
     </>
   );
 }

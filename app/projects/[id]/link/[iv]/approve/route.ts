@@ -3,7 +3,7 @@ import { route } from "@/lib/api/route";
 import { decideLinkApproval } from "@/lib/links/decide-link-approval";
 import { linkApprovalPagePath } from "@/lib/links/link-approval-view";
 
-export const POST = route(approveLinkOperation, async ({ cfg, auth: user, params, query }) => {
-  await decideLinkApproval(cfg, user.id, params.id, params.iv, "approved");
+export const POST = route(approveLinkOperation, async ({ cfg, auth: user, params, query, origin }) => {
+  await decideLinkApproval(cfg, user.id, params.id, params.iv, "approved", origin);
   return { to: linkApprovalPagePath(params.id, params.iv, query.get("metadata")) };
 });
