@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { COMPAT_URL, MAIN_URL, SHORT_URL } from "../../playwright.config";
 import { approvedIntoNewProject, createInit, createLink, pickUpToken, randomIv, sessionCookieName, signUp, type CreatedInit, type Person } from "../helpers/journey.mjs";
-import { newEmail, over, PASSWORD } from "./flow";
+import { newEmail, over, PASSWORD, sendFrom } from "./flow";
 
 // Issue 16, item 4: every page, in each state that matters, passes axe with no violation in the
 // light and dark colour schemes, on a desktop and at 390 px; and at 390 px the header's links
@@ -209,6 +209,20 @@ test("the init page, pending, signed in: Approve on a phone's first screen", asy
       expect(approve!.y + approve!.height).toBeLessThanOrEqual(PHONE.height);
     },
   });
+});
+
+// Issue 28: a request from another network (the client at 127.0.9.4, the browser at 127.0.0.1):
+// the warning with a flagged public report, then the typed code and the access lifetime, or,
+// for a client that shows no code, Deny only.
+test("the init page, pending, from another network", async ({ browser, request }) => {
+  const approver = await person(over(request, MAIN_URL), MAIN_URL);
+  const elsewhere = sendFrom(MAIN_URL, "127.0.9.4");
+  const report = { sender: "@acme/deploy-cli", sender_device: "Ana’s laptop", sender_os: "macOS 15", sender_ip: "203.0.113.10" };
+  const warning = (page: Page) => expect(page.getByRole("region", { name: "This request did not come from your network" })).toBeVisible();
+  const shown = await createInit(elsewhere, { ...report, user_code_shown: true });
+  await auditEverywhere(browser, shown.redirect_url, { person: approver, shot: "init-pending-elsewhere", after: warning });
+  const noCode = await createInit(elsewhere, report);
+  await auditEverywhere(browser, noCode.redirect_url, { person: approver, shot: "init-pending-elsewhere-no-code", after: warning });
 });
 
 test("the init page, approved", async ({ browser, request }) => {
