@@ -7,10 +7,10 @@ import { addressKind, type AddressKind } from "@/lib/ip-address";
 // their first interface's private address, so a private or loopback one is said, not flagged.
 
 const KIND_LABELS: Record<AddressKind, string> = {
-  loopback: "loopback: the client's own machine",
-  private: "a private network address",
-  link_local: "a link-local address",
-  public: "a public address",
+  loopback: "loopback",
+  private: "private",
+  link_local: "link-local",
+  public: "public",
 };
 
 export function ReportedAddress({ address, flagged }: { address: string | null; flagged: boolean }) {
@@ -18,17 +18,27 @@ export function ReportedAddress({ address, flagged }: { address: string | null; 
   const kind = addressKind(address);
   return (
     <>
-      {address} <span className="muted">({kind === null ? "not an address" : KIND_LABELS[kind]})</span>
-      {flagged ? <strong className="flag"> Differs from the address the request came from.</strong> : null}
+      {address} <span className="muted">({kind === null ? "not an address" : KIND_LABELS[kind]}, reported by the client)</span>
+      {flagged ? <strong className="flag"> Not where the request came from.</strong> : null}
+    </>
+  );
+}
+
+/** Where the request came from, as the service saw it; "(from your network)" when the viewing browser is there too. */
+export function ObservedAddress({ address, proximity }: { address: string | null; proximity: Proximity | null }) {
+  return (
+    <>
+      {address ?? <span className="muted">unknown</span>}
+      {proximity !== null && isNearby(proximity) ? <span className="muted"> (from your network)</span> : null}
     </>
   );
 }
 
 /**
  * Where the request came from against where this browser is, both as the service saw them
- * (lib/init/proximity.ts): a quiet line from the same network; otherwise a warning naming both
- * addresses, what a phisher's link looks like, and what Approve then needs. The init page and the
- * browser-approved link's page show it alike.
+ * (lib/init/proximity.ts): from the same network, nothing here (ObservedAddress says it quietly);
+ * otherwise a warning naming both addresses, what a phisher's link looks like, and what Approve
+ * then needs. The init page and the browser-approved link's page show it alike.
  */
 export function ProximityNotice({
   proximity,
@@ -42,13 +52,7 @@ export function ProximityNotice({
   /** False: the client shows no code, and Approve is not offered from elsewhere. */
   showsCode: boolean;
 }) {
-  if (isNearby(proximity)) {
-    return (
-      <p className="muted nearby">
-        From your network: the request came from {proximity === "same_address" ? "the same address as this browser" : "the network this browser is on"} ({clientAddress}).
-      </p>
-    );
-  }
+  if (isNearby(proximity)) return null;
   const unknown = "an address the service could not see";
   return (
     <section className="card warning-card stack" aria-labelledby="proximity-heading">

@@ -124,7 +124,7 @@ function Login({ group }: { group: ActivityGroup }) {
           <Fact term="Application">{reported?.sender}</Fact>
           <Fact term="Device">{reported?.senderDevice}</Fact>
           <Fact term="Operating system">{reported?.senderOs}</Fact>
-          <Fact term="Address reported by the client">
+          <Fact term="Reported address">
             {reported?.senderIp == null ? null : <ReportedAddress address={reported.senderIp} flagged={started?.addressMismatch ?? false} />}
           </Fact>
           <Fact term="Request came from">{started?.observedIp}</Fact>
@@ -156,7 +156,7 @@ function Entry({ entry }: { entry: ActivityEntry }) {
         </Fact>
         <Fact term="Application">{entry.sender}</Fact>
         <Fact term="Device">{entry.senderDevice}</Fact>
-        <Fact term="Address reported by the client">
+        <Fact term="Reported address">
           {entry.senderIp === null ? null : <ReportedAddress address={entry.senderIp} flagged={entry.addressMismatch} />}
         </Fact>
         <Fact term="Request came from">{entry.observedIp}</Fact>

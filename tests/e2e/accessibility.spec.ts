@@ -99,8 +99,9 @@ async function person(send: ReturnType<typeof over>, site: string): Promise<Sign
   return { ...(await signUp(send, { site, email: newEmail() })), site };
 }
 
+// An honest client reports its first interface's (private) address; a flagged public one is audited from another network below.
 async function initOn(send: ReturnType<typeof over>): Promise<CreatedInit> {
-  return createInit(send, { sender: "@acme/deploy-cli", sender_device: "Ana’s laptop", sender_os: "macOS 15", sender_ip: "192.0.2.10" });
+  return createInit(send, { sender: "@acme/deploy-cli", sender_device: "Ana’s laptop", sender_os: "macOS 15", sender_ip: "192.168.1.10" });
 }
 
 // Each test opens its page four times and runs axe on each: more than the default minute on a busy machine.

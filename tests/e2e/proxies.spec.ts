@@ -86,7 +86,7 @@ test("behind the trusted proxy the address is the one it saw, port and all, not 
   const page = await from("127.0.0.4")("GET", `/init/${init.id}`, undefined, asViewer);
   expect(page.text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
   // Issue 28: the viewer (127.0.0.4) is on the network the client came from (127.0.0.3), as the proxy said.
-  expect(page.text).toContain("From your network");
+  expect(page.text).toContain("(from your network)");
   const forged = await createInit(from("127.0.0.3"), { sender: "@acme/cli" }, { "x-forwarded-for": "6.6.6.6" });
   expect((await from("127.0.0.4")("GET", `/init/${forged.id}`, undefined, asViewer)).text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
 });
@@ -107,7 +107,7 @@ test("from another network the page warns naming both addresses: no Approve for 
   await expect(page.getByRole("button", { name: "Deny" })).toBeVisible();
   // The client's private address is labelled as such, not flagged.
   const facts = page.getByRole("region", { name: "Who is asking" });
-  await expect(facts).toContainText("192.168.1.20 (a private network address)");
+  await expect(facts).toContainText("192.168.1.20 (private, reported by the client)");
   await expect(facts.locator(".flag")).toHaveCount(0);
   await page.screenshot({ path: "test-results/screenshots/init-elsewhere-no-code.png", fullPage: true });
 
@@ -116,7 +116,7 @@ test("from another network the page warns naming both addresses: no Approve for 
   await expect(page.getByRole("region", { name: "This request did not come from your network" })).toContainText("type the code your terminal shows");
   await expect(page.getByRole("checkbox")).toHaveCount(0);
   await page.getByLabel("Code shown in your terminal").fill(shown.user_code);
-  await page.getByRole("radio", { name: "1 day" }).check();
+  await page.getByLabel("Access for").selectOption("1d");
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("heading", { name: "Request approved" })).toBeVisible();
   // Issue 27, item 7: the client learns the lifetime chosen, and the activity shows it.

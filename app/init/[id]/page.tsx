@@ -14,10 +14,10 @@ import { lifetimeText, type AccessLifetime } from "@/lib/init/access-lifetime";
 import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import type { InitStatus } from "@/lib/init/init-lifecycle";
-import { proximityOf } from "@/lib/init/proximity";
+import { proximityOf, type Proximity } from "@/lib/init/proximity";
 import { listProjects } from "@/lib/projects/projects";
 import { LiveStatus } from "./live-status";
-import { ProximityNotice, ReportedAddress } from "../../address-parts";
+import { ObservedAddress, ProximityNotice, ReportedAddress } from "../../address-parts";
 import { ErrorAlert } from "../../form-parts";
 
 /** The page's heading says the request's state; the live status re-renders the page when it changes. */
@@ -46,7 +46,7 @@ function minutesAgo(ms: number): string {
 }
 
 /** Who asks: the application always; the device and addresses only when the viewer may see them (lib/init/init-view.ts). */
-function WhoIsAsking({ init }: { init: InitView }) {
+function WhoIsAsking({ init, proximity }: { init: InitView; proximity: Proximity | null }) {
   const notReported = <span className="muted">not reported</span>;
   const { details } = init;
   return (
@@ -61,12 +61,14 @@ function WhoIsAsking({ init }: { init: InitView }) {
             <dd>{details.senderDevice ?? notReported}</dd>
             <dt>Operating system</dt>
             <dd>{details.senderOs ?? notReported}</dd>
-            <dt>Address reported by the client</dt>
+            <dt>Reported address</dt>
             <dd>
               <ReportedAddress address={details.senderIp} flagged={details.addressMismatch} />
             </dd>
             <dt>Request came from</dt>
-            <dd>{details.observedIp ?? <span className="muted">unknown</span>}</dd>
+            <dd>
+              <ObservedAddress address={details.observedIp} proximity={proximity} />
+            </dd>
           </>
         )}
         <dt>Started</dt>
@@ -78,22 +80,31 @@ function WhoIsAsking({ init }: { init: InitView }) {
   );
 }
 
-const WARNING = "Approve only if you just started this yourself in a terminal. Otherwise, deny it.";
+const WARNING = "Approve only if you just started this yourself. Otherwise, deny it.";
 
-/** How long the client's access lasts: the operator's choices (ACCESS_LIFETIME_CHOICES), one preselected. */
-function LifetimeChoice({ choices, preselected }: { choices: AccessLifetime[]; preselected: AccessLifetime }) {
-  if (choices.length === 1) return <p>The client&apos;s access lasts {lifetimeText(preselected.ms)}.</p>;
+/**
+ * How long the client's access lasts (ACCESS_LIFETIME_CHOICES), on the Approve button's row: one
+ * row even on a phone, so Approve stays on the first screen.
+ */
+function ApproveRow({ choices, preselected }: { choices: AccessLifetime[]; preselected: AccessLifetime }) {
   return (
-    <fieldset>
-      <legend>The client&apos;s access lasts</legend>
-      <div className="choices">
-        {choices.map((choice) => (
-          <label className="check" key={choice.label}>
-            <input type="radio" name="access_lifetime" value={choice.label} defaultChecked={choice.label === preselected.label} /> {lifetimeText(choice.ms)}
-          </label>
-        ))}
-      </div>
-    </fieldset>
+    <div className="approve-row">
+      {choices.length === 1 ? (
+        <span>Access for {lifetimeText(preselected.ms)}</span>
+      ) : (
+        <label>
+          Access for
+          <select name="access_lifetime" defaultValue={preselected.label}>
+            {choices.map((choice) => (
+              <option key={choice.label} value={choice.label}>
+                {lifetimeText(choice.ms)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <button type="submit">Approve</button>
+    </div>
   );
 }
 
@@ -162,8 +173,7 @@ function Decision({
             ))}
           </fieldset>
         )}
-        <LifetimeChoice choices={lifetimes.choices} preselected={lifetimes.preselected} />
-        <button type="submit">Approve</button>
+        <ApproveRow choices={lifetimes.choices} preselected={lifetimes.preselected} />
       </form>
       <DenyForm id={init.id} />
     </>
@@ -251,11 +261,11 @@ export default async function InitPage({
       {init.status !== "pending" ? (
         <>
           <Outcome init={init} viewerId={user?.id ?? null} />
-          {init.details === null ? null : <WhoIsAsking init={init} />}
+          {init.details === null ? null : <WhoIsAsking init={init} proximity={null} />}
         </>
       ) : (
         <>
-          <WhoIsAsking init={init} />
+          <WhoIsAsking init={init} proximity={proximity} />
           {proximity === null ? null : (
             <ProximityNotice proximity={proximity} clientAddress={init.details?.observedIp ?? null} browserAddress={browserAddress} showsCode={codeCheck !== "refused"} />
           )}

@@ -7,10 +7,10 @@ import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
 import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
-import { isNearby, proximityOf } from "@/lib/init/proximity";
+import { isNearby, proximityOf, type Proximity } from "@/lib/init/proximity";
 import { findLinkApprovalView, linkApprovalPagePath, type LinkApprovalView } from "@/lib/links/link-approval-view";
 import { prepareProjectKey } from "@/lib/projects/project-keys";
-import { ProximityNotice, ReportedAddress } from "../../../../address-parts";
+import { ObservedAddress, ProximityNotice, ReportedAddress } from "../../../../address-parts";
 import { ErrorAlert } from "../../../../form-parts";
 import { FingerprintPending } from "../../key-pending";
 
@@ -21,7 +21,7 @@ export const metadata: Metadata = { title: "Approve a link", referrer: "no-refer
 
 const IV_SHOWN = 12;
 
-function WhoIsAsking({ view }: { view: LinkApprovalView }) {
+function WhoIsAsking({ view, proximity }: { view: LinkApprovalView; proximity: Proximity | null }) {
   const notReported = <span className="muted">not reported</span>;
   const { reported, observed } = view;
   return (
@@ -30,7 +30,7 @@ function WhoIsAsking({ view }: { view: LinkApprovalView }) {
       <dl className="facts">
         <dt>Device</dt>
         <dd>{reported === "unreadable" ? <span className="muted">not readable</span> : (reported?.senderDevice ?? notReported)}</dd>
-        <dt>Address reported by the client</dt>
+        <dt>Reported address</dt>
         <dd>
           {reported === "unreadable" ? (
             <span className="muted">not readable</span>
@@ -39,7 +39,7 @@ function WhoIsAsking({ view }: { view: LinkApprovalView }) {
           )}
         </dd>
         <dt>Request came from</dt>
-        <dd>{observed === null ? <span className="muted">no client is asking right now</span> : (observed.address ?? <span className="muted">unknown</span>)}</dd>
+        <dd>{observed === null ? <span className="muted">no client is asking right now</span> : <ObservedAddress address={observed.address} proximity={proximity} />}</dd>
         <dt>Client software</dt>
         <dd>{observed === null ? <span className="muted">no client is asking right now</span> : (observed.userAgent ?? notReported)}</dd>
         <dt>iv</dt>
@@ -86,7 +86,7 @@ function Decision({ view, action, nearby }: { view: LinkApprovalView; action: (d
       {nearby ? (
         <form method="post" action={action("approve")} className="card stack" aria-labelledby="approve-heading">
           <h2 id="approve-heading">Approve</h2>
-          <p className="warning">Approve only if you just started this yourself in a terminal. Otherwise, deny it.</p>
+          <p className="warning">Approve only if you just started this yourself. Otherwise, deny it.</p>
           <p>The client gets a link to {view.project.name}: a bearer for the project and its public key.</p>
           <button type="submit">Approve</button>
         </form>
@@ -143,7 +143,7 @@ export default async function LinkApprovalPage({
       <p role="status" className={`status status-${view.state === "approved" || view.state === "linked" ? "done" : view.state === "denied" ? "denied" : "pending"}`}>
         {STATE_TEXT[view.state]}
       </p>
-      <WhoIsAsking view={view} />
+      <WhoIsAsking view={view} proximity={proximity} />
       {proximity === null || view.state === "linked" ? null : (
         <ProximityNotice proximity={proximity} clientAddress={view.observed?.address ?? null} browserAddress={browserAddress} showsCode={false} />
       )}
