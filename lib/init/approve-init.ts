@@ -7,7 +7,7 @@ import { findOwnedProject } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
 import { chosenAccessLifetime } from "./access-lifetime";
 import { checkUserCode } from "./code-check";
-import { codeCheckMode } from "./code-check-mode";
+import { clientElsewhere, codeCheckMode } from "./code-check-mode";
 import { publishInitChange } from "./init-events";
 import { NOT_PENDING, pendingInit } from "./init-lifecycle";
 import { proximityOf } from "./proximity";
@@ -29,7 +29,7 @@ export async function approveInit(cfg: Config, userId: string, initId: string, f
   const init = await pendingInit(initId);
   const lifetime = chosenAccessLifetime(cfg, form.lifetime);
   const mode = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximityOf(cfg, init.observedIp, origin.address));
-  if (mode === "refused") throw new ApiError("client_elsewhere", "This client shows no code, and it is not on your network. Open the link on its network, or start again with a client that shows a code.");
+  if (mode === "refused") throw clientElsewhere();
   await checkUserCode(cfg, mode, init.id, init.userCode, check);
   const now = new Date();
   const decision = { userId, origin, now, accessLifetimeSeconds: lifetime.ms / 1000 };

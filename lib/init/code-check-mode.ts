@@ -1,4 +1,5 @@
 import type { Config } from "../config";
+import { ApiError } from "../errors";
 import { isNearby, type Proximity } from "./proximity";
 
 // What Approve asks of the person about the code, one rule for the page and the approve
@@ -18,3 +19,7 @@ export function codeCheckMode(configured: Config["initCodeCheck"], userCodeShown
   if (userCodeShown) return "enter";
   return isNearby(proximity) ? configured : "refused";
 }
+
+/** The refusal of an approval from elsewhere for a client that shows no code (the link approval's too). */
+export const clientElsewhere = () =>
+  new ApiError("client_elsewhere", "This client shows no code, and it is not on your network. Open the link on its network, or start again with a client that shows a code.");

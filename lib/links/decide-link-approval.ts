@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { db } from "../database/db";
 import { ApiError, notFound } from "../errors";
+import { clientElsewhere } from "../init/code-check-mode";
 import { isNearby, proximityOf } from "../init/proximity";
 import { resolveProjectId } from "../projects/resolve-project";
 import type { RequestOrigin } from "../request-origin";
@@ -52,8 +53,6 @@ async function nearbyClientAddress(cfg: Config, projectId: string, iv: string, o
   const prisma = await db();
   const request = await prisma.linkApproval.findUnique({ where: { projectId_iv: { projectId, iv } }, select: { observedIp: true } });
   if (request === null) return undefined;
-  if (!isNearby(proximityOf(cfg, request.observedIp, origin.address)) || request.observedIp === null) {
-    throw new ApiError("client_elsewhere", "This client shows no code, and it is not on your network. Open the link on its network.");
-  }
+  if (request.observedIp === null || !isNearby(proximityOf(cfg, request.observedIp, origin.address))) throw clientElsewhere();
   return request.observedIp;
 }
