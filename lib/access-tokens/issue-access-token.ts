@@ -1,4 +1,3 @@
-import type { Config } from "../config";
 import { accessTokenRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../database/db";
 import { notFound } from "../errors";
@@ -34,13 +33,8 @@ async function storeToken(userId: string, projectId: string | null, name: string
   return { id, token, expiresAt };
 }
 
-/**
- * The token a client collects after its init is approved: one project, ACCESS_TOKEN_LIFETIME_DAYS,
- * never past `notAfter` (the end of the OAuth login it belongs to).
- */
-export async function issueProjectAccessToken(cfg: Config, userId: string, projectId: string, name: string, notAfter?: Date): Promise<IssuedAccessToken & { expiresAt: Date }> {
-  const lifetimeEnd = Date.now() + cfg.accessTokenLifetimeMs;
-  const expiresAt = new Date(notAfter === undefined ? lifetimeEnd : Math.min(lifetimeEnd, notAfter.getTime()));
+/** The token a client collects after its init is approved: one project, until `expiresAt` (lib/init/access-lifetime.ts). */
+export async function issueProjectAccessToken(userId: string, projectId: string, name: string, expiresAt: Date): Promise<IssuedAccessToken & { expiresAt: Date }> {
   // The activity records what it is for: its collection (lib/init/token-pickup.ts) or its link.
   return { ...(await storeToken(userId, projectId, name, expiresAt, false)), expiresAt };
 }

@@ -25,18 +25,19 @@ export const SLOW_DOWN_STEP_MS = 5000;
 /** The interval stops growing here: a client past it is slow enough. */
 export const MAX_INTERVAL_MS = 60_000;
 
-type GrantRow = { id: string; status: string; intervalMs: number; expiresAt: Date; sender: string; senderDevice: string | null; projectId: string | null; approvedById: string | null; accessTokenId: string | null };
-type StoredGrantRow = Omit<GrantRow, "intervalMs" | "expiresAt"> & { intervalMs: number | string; expiresAt: string };
+type GrantRow = { id: string; status: string; intervalMs: number; expiresAt: Date; sender: string; senderDevice: string | null; projectId: string | null; approvedById: string | null; accessTokenId: string | null; accessLifetimeSeconds: number | null };
+type StoredGrantRow = Omit<GrantRow, "intervalMs" | "expiresAt" | "accessLifetimeSeconds"> & { intervalMs: number | string; expiresAt: string; accessLifetimeSeconds: number | string | null };
 
 // Read on every poll, so on the driver itself (lib/database/direct-sql.ts).
-const GRANT_ROW = `SELECT "id", "status", "intervalMs", "expiresAt", "sender", "senderDevice", "projectId", "approvedById", "accessTokenId" FROM "Init" WHERE "secretHash" = ?`;
+const GRANT_ROW = `SELECT "id", "status", "intervalMs", "expiresAt", "sender", "senderDevice", "projectId", "approvedById", "accessTokenId", "accessLifetimeSeconds" FROM "Init" WHERE "secretHash" = ?`;
 
 async function readGrant(deviceCode: string): Promise<GrantRow | null> {
   if (!deviceCode.startsWith(INIT_SECRET_PREFIX)) return null;
   const sql = await directSql();
   const row = await sql.one<StoredGrantRow>(GRANT_ROW, [hashSecret(deviceCode)]);
   if (row === undefined) return null;
-  return { ...row, intervalMs: Number(row.intervalMs), expiresAt: new Date(timestampMs(row.expiresAt)) };
+  const accessLifetimeSeconds = row.accessLifetimeSeconds === null ? null : Number(row.accessLifetimeSeconds);
+  return { ...row, intervalMs: Number(row.intervalMs), expiresAt: new Date(timestampMs(row.expiresAt)), accessLifetimeSeconds };
 }
 
 const missing = (name: string) => new ApiError("invalid_request", `${name} is required.`, { fields: [{ field: name, message: "is required" }] });
@@ -69,10 +70,10 @@ async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: str
     throw authorizationPending();
   }
   if (grant.accessTokenId !== null || grant.projectId === null || grant.approvedById === null) throw invalidGrant("The device code was already exchanged.");
-  const approval = { initId: grant.id, sender: grant.sender, senderDevice: grant.senderDevice, projectId: grant.projectId, approvedById: grant.approvedById };
+  const approval = { initId: grant.id, sender: grant.sender, senderDevice: grant.senderDevice, projectId: grant.projectId, approvedById: grant.approvedById, accessLifetimeSeconds: grant.accessLifetimeSeconds };
   const startedAt = Date.now();
-  const expiresAt = loginExpiresAt(cfg, startedAt);
-  const issued = await claimAccessToken(cfg, approval, origin(), expiresAt);
+  const expiresAt = loginExpiresAt(cfg, grant.accessLifetimeSeconds, startedAt);
+  const issued = await claimAccessToken(approval, origin(), expiresAt);
   // RFC 6749 §4.1.2's rule for codes, kept for device codes: exchanged exactly once.
   if (issued === null) throw invalidGrant("The device code was already exchanged.");
   // RFC 6749 §5.1: the refresh token that keeps the client logged in, the first of its login.
