@@ -46,6 +46,14 @@ export const ERRORS = {
     example: "That code does not match. Check the code in your terminal and type it again.",
     page: "The code was not confirmed or does not match. Check the code in your terminal.",
   },
+  // Issue 28: a client that shows no code, approved from another network (lib/init/code-check-mode.ts).
+  client_elsewhere: {
+    status: 403,
+    meaning:
+      "On the init page: the client shows no code and its request came from another network than the approving browser's, so nothing shows that this person started it (pages only).",
+    example: "This client shows no code, and it is not on your network. Open the link on its network, or start again with a client that shows a code.",
+    page: "This request came from another network, and its client shows no code to check. Open this link in a browser on the network of the machine where you ran the command, or start again with a client that shows a code. If you did not start it, deny it.",
+  },
   unauthorized: {
     status: 401,
     meaning: "No credential was sent where one is needed.",

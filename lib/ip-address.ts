@@ -1,4 +1,4 @@
-import { isIP } from "node:net";
+import { BlockList, isIP } from "node:net";
 
 // One spelling per IP address, for every place that compares or counts addresses (the client's
 // address, its /64, the reported one): an IPv6 address has many spellings (`::1` and
@@ -41,4 +41,56 @@ export function addressesDiffer(reported: string | null, observed: string | null
   const reportedAddress = reported === null ? null : canonicalAddress(reported);
   if (reportedAddress === null || observed === null) return false;
   return reportedAddress !== (canonicalAddress(observed) ?? observed);
+}
+
+/** What kind of address a client reported: shown beside it, so that a private one is not read as a lie. */
+export type AddressKind = "loopback" | "private" | "link_local" | "public";
+
+/** A BlockList of CIDR ranges (`address/prefix`, IPv4 or IPv6). */
+export function blockList(ranges: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const range of ranges) {
+    const [address, prefix] = range.split("/");
+    list.addSubnet(address, Number(prefix), isIP(address) === 4 ? "ipv4" : "ipv6");
+  }
+  return list;
+}
+
+// RFC 6890's special-purpose ranges a client's own interface may have: its first interface is
+// usually on a home or office network (RFC 1918, RFC 4193) or behind a carrier's NAT (RFC 6598).
+const KINDS: [Exclude<AddressKind, "public">, BlockList][] = [
+  ["loopback", blockList(["127.0.0.0/8", "::1/128"])],
+  ["private", blockList(["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"])],
+  ["link_local", blockList(["169.254.0.0/16", "fe80::/10"])],
+];
+
+/** The kind of an address in any spelling; null if it is not an address (an existing client's "Unknown"). */
+export function addressKind(address: string): AddressKind | null {
+  const canonical = canonicalAddress(address);
+  if (canonical === null) return null;
+  const family = isIP(canonical) === 4 ? "ipv4" : "ipv6";
+  return KINDS.find(([, list]) => list.check(canonical, family))?.[0] ?? "public";
+}
+
+/**
+ * Whether the reported address deserves the page's flag: a public address that is not the one
+ * the request came from. Honest clients report their first interface's private address (and a
+ * phisher reports whatever they like), so only a public one that differs says anything.
+ */
+export function reportedAddressFlagged(reported: string | null, observed: string | null): boolean {
+  return reported !== null && addressKind(reported) === "public" && addressesDiffer(reported, observed);
+}
+
+/** Leading bits two addresses must share to be on one network, per family. */
+export type NetworkPrefixes = { ipv4: number; ipv6: number };
+
+/** Whether two addresses (any spelling) are of one family and share its prefix; false if either is not an address. */
+export function sameNetwork(first: string, second: string, prefixes: NetworkPrefixes): boolean {
+  const [a, b] = [canonicalAddress(first), canonicalAddress(second)];
+  if (a === null || b === null || isIP(a) !== isIP(b)) return false;
+  const family = isIP(a) === 4 ? "ipv4" : "ipv6";
+  const network = new BlockList();
+  // A zone (fe80::1%eth0) is no part of the address BlockList reads.
+  network.addSubnet(a.split("%")[0], family === "ipv4" ? prefixes.ipv4 : prefixes.ipv6, family);
+  return network.check(b.split("%")[0], family);
 }

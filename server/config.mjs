@@ -167,6 +167,38 @@ const trustedProxiesSchema = z
     return ranges;
   });
 
+const HOUR_MS = 60 * 60 * 1000;
+const LIFETIME_CHOICE = /^([1-9]\d{0,4})([hd])$/;
+/** The longest access a person may choose: ten years, as ACCESS_TOKEN_LIFETIME_DAYS allows. */
+const MAX_LIFETIME_MS = 3650 * 24 * HOUR_MS;
+
+// The access lifetimes a person may choose on the approval page (lib/init/access-lifetime.ts):
+// up to eight choices such as `1h,1d,30d,90d`, hours or days, the longest the maximum. Each is
+// kept with its spelling, which the form sends and the page shows. Not set: 1h, 1d and 30d
+// shorter than ACCESS_TOKEN_LIFETIME_DAYS, and that lifetime, preselected, as before the choice existed.
+const accessLifetimeChoicesSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const entries = (value ?? "").split(/[\s,]+/).filter((entry) => entry !== "");
+    /** @type {{ label: string, ms: number }[]} */
+    const choices = [];
+    for (const entry of entries) {
+      const match = LIFETIME_CHOICE.exec(entry.toLowerCase());
+      const ms = match === null ? NaN : Number(match[1]) * (match[2] === "h" ? HOUR_MS : 24 * HOUR_MS);
+      if (match === null || ms > MAX_LIFETIME_MS) {
+        ctx.addIssue({ code: "custom", message: `ACCESS_LIFETIME_CHOICES must list lifetimes such as 1h,1d,30d,90d (hours or days, at most 3650d), not "${entry}"` });
+        return z.NEVER;
+      }
+      if (!choices.some((choice) => choice.ms === ms)) choices.push({ label: `${match[1]}${match[2]}`, ms });
+    }
+    if (choices.length > 8) {
+      ctx.addIssue({ code: "custom", message: "ACCESS_LIFETIME_CHOICES must list at most 8 lifetimes" });
+      return z.NEVER;
+    }
+    return choices.sort((a, b) => a.ms - b.ms);
+  });
+
 /**
  * What TRUST_PROXY_HOPS alone (without TRUSTED_PROXIES) trusts since a hop count stopped being
  * enough: it believed X-Forwarded-For from any peer, so a client reaching the port directly picked
@@ -190,7 +222,9 @@ const envSchema = z.object({
   INIT_CODE_CHECK: enumFromEnv("INIT_CODE_CHECK", /** @type {const} */ (["confirm", "enter"])),
   SESSION_LIFETIME_DAYS: intFromEnv("SESSION_LIFETIME_DAYS", 30, 1, 365),
   ACCESS_TOKEN_LIFETIME_DAYS: intFromEnv("ACCESS_TOKEN_LIFETIME_DAYS", 90, 1, 3650),
-  OAUTH_LOGIN_LIFETIME_DAYS: intFromEnv("OAUTH_LOGIN_LIFETIME_DAYS", 365, 1, 3650),
+  ACCESS_LIFETIME_CHOICES: accessLifetimeChoicesSchema,
+  PROXIMITY_IPV4_PREFIX: intFromEnv("PROXIMITY_IPV4_PREFIX", 24, 0, 32),
+  PROXIMITY_IPV6_PREFIX: intFromEnv("PROXIMITY_IPV6_PREFIX", 56, 0, 128),
   REFRESH_TOKEN_IDLE_DAYS: intFromEnv("REFRESH_TOKEN_IDLE_DAYS", 30, 1, 3650),
   SQLITE_SYNCHRONOUS: enumFromEnv("SQLITE_SYNCHRONOUS", /** @type {const} */ (["FULL", "NORMAL"])),
   CREATE_INIT_PER_MINUTE: intFromEnv("CREATE_INIT_PER_MINUTE", 30, 1, 1_000_000),
@@ -237,6 +271,21 @@ export function configWarnings(env) {
   return [
     `TRUST_PROXY_HOPS alone now believes X-Forwarded-For only from loopback and private addresses (${LEGACY_PROXY_RANGES.join(", ")}): set TRUSTED_PROXIES to your proxies' addresses or ranges instead (docs/deploying.md)`,
   ];
+}
+
+/**
+ * @param {{ label: string, ms: number }[]} listed ACCESS_LIFETIME_CHOICES, shortest first
+ * @param {number} configuredMs ACCESS_TOKEN_LIFETIME_DAYS
+ */
+function accessLifetimes(listed, configuredMs) {
+  const defaults = [
+    { label: "1h", ms: DAY_MS / 24 },
+    { label: "1d", ms: DAY_MS },
+    { label: "30d", ms: 30 * DAY_MS },
+  ].filter((choice) => choice.ms < configuredMs);
+  const choices = listed.length > 0 ? listed : [...defaults, { label: `${configuredMs / DAY_MS}d`, ms: configuredMs }];
+  const preselected = choices.find((choice) => choice.ms === configuredMs) ?? choices[choices.length - 1];
+  return { choices, preselected };
 }
 
 export class ConfigError extends Error {}
@@ -308,9 +357,14 @@ export function parseConfig(env) {
     /** confirm: the page shows the user code and asks to confirm it; enter: the person types it. */
     initCodeCheck: parsed.INIT_CODE_CHECK,
     sessionLifetimeMs: parsed.SESSION_LIFETIME_DAYS * DAY_MS,
-    accessTokenLifetimeMs: parsed.ACCESS_TOKEN_LIFETIME_DAYS * DAY_MS,
-    /** OAuth logins (lib/oauth/refresh-tokens.ts): how long one lasts at most, and how long its refresh token lasts unused. */
-    oauthLoginLifetimeMs: parsed.OAUTH_LOGIN_LIFETIME_DAYS * DAY_MS,
+    /**
+     * The access lifetimes a person may choose when approving, shortest first, and the one the
+     * page preselects: ACCESS_TOKEN_LIFETIME_DAYS when it is among them, else the longest.
+     */
+    accessLifetimes: accessLifetimes(parsed.ACCESS_LIFETIME_CHOICES, parsed.ACCESS_TOKEN_LIFETIME_DAYS * DAY_MS),
+    /** The network an approving browser shares with the client when their addresses share this many leading bits (lib/init/proximity.ts). */
+    proximityPrefixes: { ipv4: parsed.PROXIMITY_IPV4_PREFIX, ipv6: parsed.PROXIMITY_IPV6_PREFIX },
+    /** How long an OAuth refresh token lasts unused (lib/oauth/login-lifetime.ts); a login ends with the access lifetime the person chose. */
     refreshTokenIdleMs: parsed.REFRESH_TOKEN_IDLE_DAYS * DAY_MS,
     /** AES-256 key that seals private keys at rest. */
     masterKey: parsed.MASTER_KEY,

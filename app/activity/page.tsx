@@ -6,7 +6,9 @@ import { ACTIVITY_LABELS, type ActivityKind } from "@/lib/activity/activity-kind
 import { listActivity, type ActivityEntry, type ActivityGroup } from "@/lib/activity/list-activity";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
+import { lifetimeText } from "@/lib/init/access-lifetime";
 import { clientSoftware } from "@/lib/links/client-software";
+import { ReportedAddress } from "../address-parts";
 import { LocalTime } from "../local-time";
 
 export const metadata: Metadata = { title: "Activity" };
@@ -51,6 +53,7 @@ function StepText({ entry }: { entry: ActivityEntry }): ReactNode {
     init_approved: (
       <>
         Approved by you
+        {entry.accessLifetimeSeconds === null ? null : `, access for ${lifetimeText(entry.accessLifetimeSeconds * 1000)}`}
         <From entry={entry} />
       </>
     ),
@@ -121,15 +124,10 @@ function Login({ group }: { group: ActivityGroup }) {
           <Fact term="Application">{reported?.sender}</Fact>
           <Fact term="Device">{reported?.senderDevice}</Fact>
           <Fact term="Operating system">{reported?.senderOs}</Fact>
-          <Fact term="Reported address">{reported?.senderIp}</Fact>
-          <Fact term="Request came from">
-            {started?.observedIp == null ? null : (
-              <>
-                {started.observedIp}
-                {started.addressMismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
-              </>
-            )}
+          <Fact term="Reported address">
+            {reported?.senderIp == null ? null : <ReportedAddress address={reported.senderIp} flagged={started?.addressMismatch ?? false} />}
           </Fact>
+          <Fact term="Request came from">{started?.observedIp}</Fact>
           <Fact term="Access token">
             <TokenLink name={token?.tokenName ?? null} />
           </Fact>
@@ -158,14 +156,10 @@ function Entry({ entry }: { entry: ActivityEntry }) {
         </Fact>
         <Fact term="Application">{entry.sender}</Fact>
         <Fact term="Device">{entry.senderDevice}</Fact>
-        <Fact term="Request came from">
-          {entry.observedIp === null ? null : (
-            <>
-              {entry.observedIp}
-              {entry.addressMismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
-            </>
-          )}
+        <Fact term="Reported address">
+          {entry.senderIp === null ? null : <ReportedAddress address={entry.senderIp} flagged={entry.addressMismatch} />}
         </Fact>
+        <Fact term="Request came from">{entry.observedIp}</Fact>
         <Fact term="Client software">
           {entry.observedUserAgent === null ? null : <span title={entry.observedUserAgent}>{clientSoftware(entry.observedUserAgent) ?? entry.observedUserAgent}</span>}
         </Fact>

@@ -1,4 +1,3 @@
-import type { Config } from "../config";
 import { accessTokenRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../database/db";
 import { notFound } from "../errors";
@@ -35,14 +34,11 @@ async function storeToken(userId: string, projectId: string | null, name: string
 }
 
 /**
-/**
- * The token a client collects after its init is approved: one project, ACCESS_TOKEN_LIFETIME_DAYS,
- * never past `notAfter` (the end of the OAuth login it belongs to); bound to the DPoP key whose
- * thumbprint is `dpopJkt` (RFC 9449), if one is given.
+ * The token a client collects after its init is approved: one project, until `expiresAt`
+ * (lib/init/access-lifetime.ts); bound to the DPoP key whose thumbprint is `dpopJkt` (RFC 9449), if
+ * one is given.
  */
-export async function issueProjectAccessToken(cfg: Config, userId: string, projectId: string, name: string, dpopJkt: string | null, notAfter?: Date): Promise<IssuedAccessToken & { expiresAt: Date }> {
-  const lifetimeEnd = Date.now() + cfg.accessTokenLifetimeMs;
-  const expiresAt = new Date(notAfter === undefined ? lifetimeEnd : Math.min(lifetimeEnd, notAfter.getTime()));
+export async function issueProjectAccessToken(userId: string, projectId: string, name: string, expiresAt: Date, dpopJkt: string | null): Promise<IssuedAccessToken & { expiresAt: Date }> {
   // The activity records what it is for: its collection (lib/init/token-pickup.ts) or its link.
   return { ...(await storeToken(userId, projectId, name, expiresAt, false, dpopJkt)), expiresAt };
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { db } from "../database/db";
-import { addressesDiffer } from "../ip-address";
+import { reportedAddressFlagged } from "../ip-address";
 import { ACTIVITY_KINDS, type ActivityKind } from "./activity-kinds";
 
 // The activity page's list: an account's events, newest first, a page at a time. A page ends
@@ -26,7 +26,9 @@ export type ActivityEntry = {
   iv: string | null;
   decidedBy: string | null;
   passkeyName: string | null;
-  /** The address the client's request came from is not the one it reported (never for a person's decision). */
+  /** An approval: the access lifetime the person chose (null before the choice existed). */
+  accessLifetimeSeconds: number | null;
+  /** The client reported a public address that is not the one its request came from (never for a person's decision). */
   addressMismatch: boolean;
 };
 
@@ -109,7 +111,7 @@ export async function listActivity(userId: string, cursor: string | undefined, p
             ...row,
             kind,
             project: projectId === null ? null : { id: projectId, name: projectName ?? projectId },
-            addressMismatch: !PERSON_OBSERVED_KINDS.has(kind) && addressesDiffer(row.senderIp, row.observedIp),
+            addressMismatch: !PERSON_OBSERVED_KINDS.has(kind) && reportedAddressFlagged(row.senderIp, row.observedIp),
           },
         ]
       : [],

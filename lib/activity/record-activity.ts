@@ -15,8 +15,13 @@ import type { ActivityKind } from "./activity-kinds";
 /** A statement recording an event; it runs when awaited or passed to inOneTransaction. */
 export type ActivityRecord = Prisma.PrismaPromise<number>;
 
+const COLUMN_NAMES = ["id", "userId", "kind", "subjectId", "occurredAt", "projectId", "projectName", "sender", "senderDevice", "senderOs", "senderIp", "observedIp", "observedUserAgent", "tokenName", "iv", "decidedBy"];
+const columnList = (names: string[]) => Prisma.raw(`(${names.map((name) => `"${name}"`).join(", ")})`);
+
 /** Every column an event has, in the order the statements here and in sweep-activity.ts give them. */
-export const ACTIVITY_COLUMNS = Prisma.sql`("id", "userId", "kind", "subjectId", "occurredAt", "projectId", "projectName", "sender", "senderDevice", "senderOs", "senderIp", "observedIp", "observedUserAgent", "tokenName", "iv", "decidedBy")`;
+export const ACTIVITY_COLUMNS = columnList(COLUMN_NAMES);
+/** And the access lifetime an approval gave, which only an approval has. */
+const ACTIVITY_COLUMNS_WITH_LIFETIME = columnList([...COLUMN_NAMES, "accessLifetimeSeconds"]);
 
 /** Typed, so that a kind written in a statement is one the page knows. */
 export const activityKind = (value: ActivityKind): string => value;
@@ -26,9 +31,10 @@ export const activityKind = (value: ActivityKind): string => value;
  * browser's request (the client's own address is in the init's other events).
  */
 export function initApprovedRecord(prisma: Database, initId: string, userId: string, origin: RequestOrigin): ActivityRecord {
+  // The one event with the access lifetime the person chose: its columns, and that one.
   return prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
-    SELECT ${randomId()}, u."id", ${activityKind("init_approved")}, i."id", i."decidedAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", ${origin.address}, ${origin.userAgent}, NULL, NULL, u."email"
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS_WITH_LIFETIME}
+    SELECT ${randomId()}, u."id", ${activityKind("init_approved")}, i."id", i."decidedAt", p."id", p."name", i."sender", i."senderDevice", i."senderOs", i."senderIp", ${origin.address}, ${origin.userAgent}, NULL, NULL, u."email", i."accessLifetimeSeconds"
     FROM "Init" i JOIN "User" u ON u."id" = i."approvedById" LEFT JOIN "Project" p ON p."id" = i."projectId"
     WHERE i."id" = ${initId} AND i."status" = 'done' AND i."approvedById" = ${userId}
     ON CONFLICT DO NOTHING`;

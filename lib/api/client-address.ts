@@ -1,6 +1,6 @@
-import { BlockList, isIP } from "node:net";
+import { isIP, type BlockList } from "node:net";
 import type { Config } from "../config";
-import { canonicalAddress } from "../ip-address";
+import { blockList, canonicalAddress } from "../ip-address";
 import type { RequestOrigin } from "../request-origin";
 import { PEER_ADDRESS_HEADER } from "../../server/request-context.mjs";
 import { observedText } from "../text";
@@ -14,11 +14,7 @@ const lists = new WeakMap<readonly string[], BlockList>();
 function trustedList(ranges: readonly string[]): BlockList {
   let list = lists.get(ranges);
   if (list === undefined) {
-    list = new BlockList();
-    for (const range of ranges) {
-      const [address, prefix] = range.split("/");
-      list.addSubnet(address, Number(prefix), isIP(address) === 4 ? "ipv4" : "ipv6");
-    }
+    list = blockList(ranges);
     lists.set(ranges, list);
   }
   return list;

@@ -5,11 +5,13 @@ import { ApiError, initNotPending, notFound } from "../errors";
 import { countedNewProject, insertProjectWithinCap } from "../projects/new-project";
 import { findOwnedProject } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
+import { chosenAccessLifetime } from "./access-lifetime";
 import { checkUserCode } from "./code-check";
-import { codeCheckMode } from "./code-check-mode";
+import { clientElsewhere, codeCheckMode } from "./code-check-mode";
 import { publishInitChange } from "./init-events";
 import { NOT_PENDING, pendingInit } from "./init-lifecycle";
-import type { CodeCheck, ProjectChoice } from "./schemas";
+import { proximityOf } from "./proximity";
+import type { ApproveForm } from "./schemas";
 
 /**
  * The signed-in person approves a pending init into a new project or one of theirs. One
@@ -17,15 +19,24 @@ import type { CodeCheck, ProjectChoice } from "./schemas";
  * exactly one succeeds, records it in the approver's activity (with `origin`, where the approving
  * browser's request came from), and tells the init's waiters. A new project is limited per hour
  * and per account (lib/projects/new-project.ts), an existing one never. Returns the project's id.
+ *
+ * The rules, in order, each refusing before anything is written but the code check's own count:
+ * a pending init; an access lifetime among the choices (lib/init/access-lifetime.ts); the code
+ * check that the browser's proximity to the client asks for (lib/init/code-check-mode.ts).
  */
-export async function approveInit(cfg: Config, userId: string, initId: string, choice: ProjectChoice, check: CodeCheck, origin: RequestOrigin): Promise<string> {
+export async function approveInit(cfg: Config, userId: string, initId: string, form: ApproveForm, origin: RequestOrigin): Promise<string> {
+  const { choice, check } = form;
   const init = await pendingInit(initId);
-  await checkUserCode(cfg, codeCheckMode(cfg.initCodeCheck, init.userCodeShown), init.id, init.userCode, check);
+  const lifetime = chosenAccessLifetime(cfg, form.lifetime);
+  const mode = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximityOf(cfg, init.observedIp, origin.address));
+  if (mode === "refused") throw clientElsewhere();
+  await checkUserCode(cfg, mode, init.id, init.userCode, check);
   const now = new Date();
+  const decision = { userId, origin, now, accessLifetimeSeconds: lifetime.ms / 1000 };
   if (choice.kind === "existing") {
     const project = await findOwnedProject(userId, choice.id);
     if (project === null) throw notFound("You have no project with this id.");
-    if (!(await decide(cfg, init.id, project.id, userId, origin, now))) throw await notPendingNow(init.id);
+    if (!(await decide(cfg, init.id, project.id, decision))) throw await notPendingNow(init.id);
     return project.id;
   }
   return countedNewProject(cfg, userId, origin.address, async () => {
@@ -33,20 +44,23 @@ export async function approveInit(cfg: Config, userId: string, initId: string, c
     // address the right project. The primary key also makes a second new project impossible.
     const created = await insertProjectWithinCap(cfg, { id: init.id, name: choice.name, ownerId: userId, createdAt: now });
     if (created === "taken") throw initNotPending(NOT_PENDING.done);
-    if (await decide(cfg, init.id, init.id, userId, origin, now)) return init.id;
+    if (await decide(cfg, init.id, init.id, decision)) return init.id;
     const prisma = await db();
     await prisma.project.deleteMany({ where: { id: init.id, inits: { none: {} } } });
     throw await notPendingNow(init.id);
   });
 }
 
+/** Who approves, from where, when, and for how long. */
+type Decision = { userId: string; origin: RequestOrigin; now: Date; accessLifetimeSeconds: number };
+
 /** The one conditional update that approves, with its activity record; true if this request won. */
-async function decide(cfg: Config, initId: string, projectId: string, userId: string, origin: RequestOrigin, now: Date): Promise<boolean> {
+async function decide(cfg: Config, initId: string, projectId: string, { userId, origin, now, accessLifetimeSeconds }: Decision): Promise<boolean> {
   const prisma = await db();
   const [approved] = await inOneTransaction(
     prisma.init.updateMany({
       where: { id: initId, status: "pending", expiresAt: { gt: now } },
-      data: { status: "done", projectId, approvedById: userId, decidedAt: now },
+      data: { status: "done", projectId, approvedById: userId, decidedAt: now, accessLifetimeSeconds },
     }),
     initApprovedRecord(prisma, initId, userId, origin),
   );

@@ -1,13 +1,25 @@
 import type { Config } from "../config";
+import { ApiError } from "../errors";
+import { isNearby, type Proximity } from "./proximity";
 
-// RFC 8628 §5.4 (remote phishing): in `confirm` mode anyone who holds an init's page URL sees the
-// code and can approve it into their own project. A client that prints user_code says so at
-// Create Init (user_code_shown); its init then needs the code typed, which only the person at
-// that terminal knows, whatever INIT_CODE_CHECK says. A client of the bare specification does not
-// print the code, so its inits keep the configured mode (issue 14).
+// What Approve asks of the person about the code, one rule for the page and the approve
+// operation (RFC 8628 §5.4, remote phishing; issue 28):
+// - A client that prints user_code says so at Create Init (user_code_shown); its init always needs
+//   the code typed, which only the person at that terminal knows.
+// - A client that shows no code (the bare specification's, the original platform's), approved
+//   from the client's own network (lib/init/proximity.ts): the configured INIT_CODE_CHECK.
+// - Such a client approved from elsewhere: nothing on the page can show that this person started
+//   it (a checkbox beside a code they cannot compare proves nothing, and a phisher sends the code
+//   along with the link), so it is `refused`: the person opens the link on the client's network,
+//   or starts again with a client that shows a code (docs/pages.md).
 
-export type CodeCheckMode = Config["initCodeCheck"];
+export type CodeCheckMode = Config["initCodeCheck"] | "refused";
 
-export function codeCheckMode(configured: CodeCheckMode, userCodeShown: boolean): CodeCheckMode {
-  return userCodeShown ? "enter" : configured;
+export function codeCheckMode(configured: Config["initCodeCheck"], userCodeShown: boolean, proximity: Proximity): CodeCheckMode {
+  if (userCodeShown) return "enter";
+  return isNearby(proximity) ? configured : "refused";
 }
+
+/** The refusal of an approval from elsewhere for a client that shows no code (the link approval's too). */
+export const clientElsewhere = () =>
+  new ApiError("client_elsewhere", "This client shows no code, and it is not on your network. Open the link on its network, or start again with a client that shows a code.");

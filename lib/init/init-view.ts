@@ -1,6 +1,6 @@
 import { db } from "../database/db";
 import { RANDOM_ID_PATTERN } from "../secrets";
-import { addressesDiffer } from "../ip-address";
+import { reportedAddressFlagged } from "../ip-address";
 import { effectiveStatus, type InitStatus } from "./init-lifecycle";
 
 // What the init page shows of an init, and to whom. The id alone is in the page's URL and may
@@ -13,7 +13,7 @@ export type ClientDetails = {
   senderOs: string | null;
   senderIp: string | null;
   observedIp: string | null;
-  /** The reported and the observed address are both known and are different addresses. */
+  /** The reported address is a public address that is not the observed one (lib/ip-address.ts, reportedAddressFlagged). */
   addressMismatch: boolean;
 };
 
@@ -79,6 +79,6 @@ export async function findInitView(id: string, viewerId: string | null): Promise
     status,
     createdAt: init.createdAt.getTime(),
     expiresAt: init.expiresAt.getTime(),
-    details: mayShowDetails(status, init, viewerId) ? { senderDevice, senderOs, senderIp, observedIp, addressMismatch: addressesDiffer(senderIp, observedIp) } : null,
+    details: mayShowDetails(status, init, viewerId) ? { senderDevice, senderOs, senderIp, observedIp, addressMismatch: reportedAddressFlagged(senderIp, observedIp) } : null,
   };
 }

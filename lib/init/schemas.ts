@@ -37,27 +37,32 @@ export const initIdParamsSchema = z.object({ id: z.string() });
 export type ProjectChoice = { kind: "new"; name: string } | { kind: "existing"; id: string };
 /** What the person did about the code: ticked that it matches, or typed it. */
 export type CodeCheck = { confirmed: boolean; entered: string };
+/** The approve form as the approval reads it; `lifetime`: the access lifetime's label as sent (absent: the preselected one). */
+export type ApproveForm = { choice: ProjectChoice; check: CodeCheck; lifetime: string | undefined };
 
-/** The approve form of the init page. */
 /** The /device form: the code a client showed, as the person typed it. */
 export const userCodeFormSchema = z.object({ user_code: z.string().min(1).max(USER_CODE_INPUT_MAX) });
 
+/** The approve form of the init page. */
 export const approveFormSchema = z
   .object({
     project: z.string({ error: "choose a project" }).max(100),
     name: z.string().optional(),
     code_confirmed: z.string().optional(),
     user_code: z.string().max(USER_CODE_INPUT_MAX).optional(),
+    // One of ACCESS_LIFETIME_CHOICES, checked against them by the approval (lib/init/access-lifetime.ts).
+    access_lifetime: z.string().max(20).optional(),
   })
-  .transform((fields, ctx): { choice: ProjectChoice; check: CodeCheck } => {
+  .transform((fields, ctx): ApproveForm => {
     const check = { confirmed: fields.code_confirmed === "yes", entered: fields.user_code ?? "" };
-    if (fields.project !== "new") return { choice: { kind: "existing", id: fields.project }, check };
+    const lifetime = fields.access_lifetime;
+    if (fields.project !== "new") return { choice: { kind: "existing", id: fields.project }, check, lifetime };
     const name = projectNameSchema.safeParse(fields.name);
     if (!name.success) {
       for (const issue of name.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: ["name"] });
       return z.NEVER;
     }
-    return { choice: { kind: "new", name: name.data }, check };
+    return { choice: { kind: "new", name: name.data }, check, lifetime };
   });
 
 // Answer schemas of the init operations: they type the answers and feed the OpenAPI document
@@ -118,7 +123,12 @@ export const initStatusAnswerSchema = z
           "Once done, for the holder of the init's secret only: who approved, if their account lets clients learn their email (/settings/privacy); otherwise null. Off by default: the client learns the project, not the person.",
       }),
     access_token: z.string().startsWith("ilat_").optional().meta({ description: "Once done, for the holder of the init's secret, exactly once: the project's access token." }),
-    access_token_expires_at: epochMs("When the access token expires").optional(),
+    access_token_expires_at: epochMs("When the access token expires: the lifetime the person chose on the approval page").optional(),
+    access_token_expires_in: z
+      .int()
+      .positive()
+      .optional()
+      .meta({ description: "With the access token: the seconds until it expires, as OAuth's `expires_in` (RFC 6749 §5.1). Not in the specification." }),
     error: z
       .string()
       .optional()
@@ -140,6 +150,7 @@ export const initStatusAnswerSchema = z
         approved_by: null,
         access_token: "ilat_bm90LWEtcmVhbC10b2tlbi1qdXN0LWFuLWV4YW1wbGU",
         access_token_expires_at: 1771776030000,
+        access_token_expires_in: 7776000,
       },
     ],
   });

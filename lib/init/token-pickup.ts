@@ -7,6 +7,7 @@ import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
 import { secretMatchesHash } from "../secrets";
 import { deleteAccessToken, issueProjectAccessToken, type IssuedAccessToken } from "../access-tokens/issue-access-token";
+import { accessExpiresAt } from "./access-lifetime";
 
 type IssuedProjectToken = IssuedAccessToken & { expiresAt: Date };
 
@@ -22,7 +23,11 @@ export type PickupExtras = {
   approved_by?: { email: string } | null;
   access_token?: string;
   access_token_expires_at?: number;
+  access_token_expires_in?: number;
 };
+
+/** Whole seconds from now until `at`, at least 1: an `expires_in` (RFC 6749 §5.1). */
+export const secondsUntil = (at: Date): number => Math.max(1, Math.floor((at.getTime() - Date.now()) / 1000));
 
 /** A presented secret must be this init's; a wrong one is refused before anything is recorded. */
 export function assertInitSecret(presented: string, storedHash: string): void {
@@ -42,19 +47,31 @@ export async function returnPickup(unit: TakenUnit): Promise<void> {
   await giveBack(unit);
 }
 
-/** A done init's approval: the project and the account that approved it; the DPoP key its token is bound to, if any. */
-export type Approval = { initId: string; sender: string; senderDevice: string | null; projectId: string; approvedById: string; dpopJkt: string | null };
+/**
+ * A done init's approval: the project, the account that approved it, the access lifetime it
+ * chose, and the DPoP key its token is bound to, if any.
+ */
+export type Approval = {
+  initId: string;
+  sender: string;
+  senderDevice: string | null;
+  projectId: string;
+  approvedById: string;
+  accessLifetimeSeconds: number | null;
+  dpopJkt: string | null;
+};
 
 /**
  * Issues the approval's access token and claims it for this request (`origin`), once: the token
  * row is made first and then claimed with a conditional update, which the approver's activity
- * records; a request that loses the claim deletes its token unseen and gets null. `notAfter`:
- * the end of the OAuth login the token starts (the device-code grant).
+ * records; a request that loses the claim deletes its token unseen and gets null. `expiresAt`: the
+ * access lifetime the person chose (lib/init/access-lifetime.ts), which is also the end of the
+ * OAuth login the token starts (the device-code grant).
  */
-export async function claimAccessToken(cfg: Config, approval: Approval, origin: RequestOrigin, notAfter?: Date): Promise<IssuedProjectToken | null> {
+export async function claimAccessToken(approval: Approval, origin: RequestOrigin, expiresAt: Date): Promise<IssuedProjectToken | null> {
   const prisma = await db();
   const name = approval.senderDevice ? `${approval.sender} on ${approval.senderDevice}` : approval.sender;
-  const issued = await issueProjectAccessToken(cfg, approval.approvedById, approval.projectId, name, approval.dpopJkt, notAfter);
+  const issued = await issueProjectAccessToken(approval.approvedById, approval.projectId, name, expiresAt, approval.dpopJkt);
   const [claimed] = await inOneTransaction(
     prisma.init.updateMany({ where: { id: approval.initId, accessTokenId: null }, data: { accessTokenId: issued.id } }),
     tokenCollectedRecord(prisma, approval.initId, issued.id, origin),
@@ -69,15 +86,23 @@ export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: b
   const prisma = await db();
   const init = await prisma.init.findUniqueOrThrow({
     where: { id: initId },
-    select: { sender: true, senderDevice: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true, shareEmailWithClients: true } } },
+    select: { sender: true, senderDevice: true, accessLifetimeSeconds: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true, shareEmailWithClients: true } } },
   });
   if (init.project === null || init.approvedBy === null) return {};
   // Issue 28: by default the client learns the project, not the person who approved it.
   const approvedBy = init.approvedBy.shareEmailWithClients ? { email: init.approvedBy.email } : null;
   const extras: PickupExtras = { project: init.project, approved_by: approvedBy };
   if (alreadyIssued) return extras;
-  const approval = { initId, sender: init.sender, senderDevice: init.senderDevice, projectId: init.project.id, approvedById: init.approvedBy.id, dpopJkt: await dpopJkt() };
-  const issued = await claimAccessToken(cfg, approval, origin);
+  const approval = {
+    initId,
+    sender: init.sender,
+    senderDevice: init.senderDevice,
+    projectId: init.project.id,
+    approvedById: init.approvedBy.id,
+    accessLifetimeSeconds: init.accessLifetimeSeconds,
+    dpopJkt: await dpopJkt(),
+  };
+  const issued = await claimAccessToken(approval, origin, accessExpiresAt(cfg, init.accessLifetimeSeconds, new Date()));
   if (issued === null) return extras;
-  return { ...extras, access_token: issued.token, access_token_expires_at: issued.expiresAt.getTime() };
+  return { ...extras, access_token: issued.token, access_token_expires_at: issued.expiresAt.getTime(), access_token_expires_in: secondsUntil(issued.expiresAt) };
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Config } from "../config";
 import { db } from "../database/db";
 import { SENDER_DEVICE_MAX, SENDER_IP_MAX } from "../field-lengths";
-import { addressesDiffer } from "../ip-address";
+import { reportedAddressFlagged } from "../ip-address";
 import { storedKey } from "../projects/project-keys";
 import { resolveProjectId } from "../projects/resolve-project";
 import { safeText } from "../text";
@@ -75,7 +75,7 @@ export async function findLinkApprovalView(cfg: Config, userId: string, pathProj
       ? {
           address: approval.observedIp,
           userAgent: approval.observedUserAgent,
-          addressMismatch: typeof reported === "object" && reported !== null && addressesDiffer(reported.senderIp, approval.observedIp),
+          addressMismatch: typeof reported === "object" && reported !== null && reportedAddressFlagged(reported.senderIp, approval.observedIp),
         }
       : null;
   const stored = approval === null ? null : linkApprovalState(approval.status, approval.expiresAt, now);

@@ -13,6 +13,8 @@ export type LinkSummary = {
   iv: string;
   userAgent: string | null;
   tokenName: string;
+  /** When its access token ends (null: never): the lifetime chosen when it was approved (lib/init/access-lifetime.ts). */
+  accessUntil: Date | null;
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
@@ -43,7 +45,7 @@ export async function listProjectLinks(ownerId: string, projectId: string): Prom
     orderBy: { createdAt: "desc" },
   });
   const now = Date.now();
-  return links.map(({ accessToken, ...link }) => ({ ...link, tokenName: accessToken.name, status: linkStatus(link.revokedAt, accessToken, now) }));
+  return links.map(({ accessToken, ...link }) => ({ ...link, tokenName: accessToken.name, accessUntil: accessToken.expiresAt, status: linkStatus(link.revokedAt, accessToken, now) }));
 }
 
 /** Revokes one link of the owner's project, in their activity too; its bearer fails from the next request on. */

@@ -8,6 +8,7 @@ import { resolveProjectId } from "../projects/resolve-project";
 import type { RequestOrigin } from "../request-origin";
 import { randomId } from "../secrets";
 import { deleteAccessToken, issueProjectAccessToken } from "../access-tokens/issue-access-token";
+import { accessExpiresAt } from "../init/access-lifetime";
 import { clientSoftware } from "./client-software";
 import { createProjectLink, type LinkAnswer } from "./create-project-link";
 import { alreadyLinked, askNeedsRecording, assertLegacyLinkApproval, linkApprovalState } from "./link-approval-lifecycle";
@@ -80,7 +81,9 @@ async function claim(cfg: Config, projectId: string, iv: string, approval: { app
   try {
     // The token names the link on the project page: by the client's software, as no sender or device was given.
     const client = clientSoftware(origin.userAgent) ?? "A client";
-    const issued = await issueProjectAccessToken(cfg, approverId, projectId, `${client}, approved in the browser (iv ${iv.slice(0, 8)}…)`, null);
+    // The preselected access lifetime: this page offers no choice (docs/pages.md).
+    const expiresAt = accessExpiresAt(cfg, null, new Date());
+    const issued = await issueProjectAccessToken(approverId, projectId, `${client}, approved in the browser (iv ${iv.slice(0, 8)}…)`, expiresAt, null);
     tokenId = issued.id;
     try {
       answer = await createProjectLink(cfg, { id: issued.id, userId: approverId, projectId, expiresAt: issued.expiresAt }, projectId, iv, origin);

@@ -38,19 +38,21 @@ type GrantRow = {
   projectId: string | null;
   approvedById: string | null;
   accessTokenId: string | null;
+  accessLifetimeSeconds: number | null;
   dpopJkt: string | null;
 };
-type StoredGrantRow = Omit<GrantRow, "intervalMs" | "expiresAt"> & { intervalMs: number | string; expiresAt: string };
+type StoredGrantRow = Omit<GrantRow, "intervalMs" | "expiresAt" | "accessLifetimeSeconds"> & { intervalMs: number | string; expiresAt: string; accessLifetimeSeconds: number | string | null };
 
 // Read on every poll, so on the driver itself (lib/database/direct-sql.ts).
-const GRANT_ROW = `SELECT "id", "status", "intervalMs", "expiresAt", "sender", "senderDevice", "projectId", "approvedById", "accessTokenId", "dpopJkt" FROM "Init" WHERE "secretHash" = ?`;
+const GRANT_ROW = `SELECT "id", "status", "intervalMs", "expiresAt", "sender", "senderDevice", "projectId", "approvedById", "accessTokenId", "accessLifetimeSeconds", "dpopJkt" FROM "Init" WHERE "secretHash" = ?`;
 
 async function readGrant(deviceCode: string): Promise<GrantRow | null> {
   if (!deviceCode.startsWith(INIT_SECRET_PREFIX)) return null;
   const sql = await directSql();
   const row = await sql.one<StoredGrantRow>(GRANT_ROW, [hashSecret(deviceCode)]);
   if (row === undefined) return null;
-  return { ...row, intervalMs: Number(row.intervalMs), expiresAt: new Date(timestampMs(row.expiresAt)) };
+  const accessLifetimeSeconds = row.accessLifetimeSeconds === null ? null : Number(row.accessLifetimeSeconds);
+  return { ...row, intervalMs: Number(row.intervalMs), expiresAt: new Date(timestampMs(row.expiresAt)), accessLifetimeSeconds };
 }
 
 const missing = (name: string) => new ApiError("invalid_request", `${name} is required.`, { fields: [{ field: name, message: "is required" }] });
@@ -86,10 +88,18 @@ async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: str
   }
   if (grant.accessTokenId !== null || grant.projectId === null || grant.approvedById === null) throw invalidGrant("The device code was already exchanged.");
   const dpopJkt = await boundKey(cfg, grant.dpopJkt, dpop);
-  const approval = { initId: grant.id, sender: grant.sender, senderDevice: grant.senderDevice, projectId: grant.projectId, approvedById: grant.approvedById, dpopJkt };
+  const approval = {
+    initId: grant.id,
+    sender: grant.sender,
+    senderDevice: grant.senderDevice,
+    projectId: grant.projectId,
+    approvedById: grant.approvedById,
+    accessLifetimeSeconds: grant.accessLifetimeSeconds,
+    dpopJkt,
+  };
   const startedAt = Date.now();
-  const expiresAt = loginExpiresAt(cfg, startedAt);
-  const issued = await claimAccessToken(cfg, approval, origin(), expiresAt);
+  const expiresAt = loginExpiresAt(cfg, grant.accessLifetimeSeconds, startedAt);
+  const issued = await claimAccessToken(approval, origin(), expiresAt);
   // RFC 6749 §4.1.2's rule for codes, kept for device codes: exchanged exactly once.
   if (issued === null) throw invalidGrant("The device code was already exchanged.");
   // RFC 6749 §5.1: the refresh token that keeps the client logged in, the first of its login;

@@ -1,12 +1,13 @@
 import type { Config } from "../config";
+import { accessExpiresAt } from "../init/access-lifetime";
 
 // How long an OAuth login (one refresh-token family, lib/oauth/refresh-tokens.ts) and each of
 // its refresh tokens last. The absolute end is decided here alone, once, when the device code is
-// exchanged: the lifetime a person chooses on the approval page will be one more input of it.
+// exchanged: the access lifetime the person chose on the approval page.
 
-/** The absolute end of a login started at `startedAt`: OAUTH_LOGIN_LIFETIME_DAYS, however often it is refreshed. */
-export function loginExpiresAt(cfg: Config, startedAt: number): Date {
-  return new Date(startedAt + cfg.oauthLoginLifetimeMs);
+/** The absolute end of a login started at `startedAt`, however often it is refreshed: the lifetime the person chose (`chosenSeconds`, null: the preselected one). */
+export function loginExpiresAt(cfg: Config, chosenSeconds: number | null, startedAt: number): Date {
+  return accessExpiresAt(cfg, chosenSeconds, new Date(startedAt));
 }
 
 /** A refresh token issued at `issuedAt` lapses after REFRESH_TOKEN_IDLE_DAYS unused, and with its login. */

@@ -185,7 +185,7 @@ export async function refreshTokenGrant(cfg: Config, refreshToken: string, clien
 async function rotate(cfg: Config, presented: StoredRefreshToken, now: number, dpopJkt: string | null): Promise<TokenAnswer> {
   const prisma = await db();
   const { login } = presented;
-  const access = await issueProjectAccessToken(cfg, login.userId, login.projectId, presented.accessToken.name, dpopJkt, login.expiresAt);
+  const access = await issueProjectAccessToken(login.userId, login.projectId, presented.accessToken.name, login.expiresAt, dpopJkt);
   const token = randomSecret(REFRESH_TOKEN_PREFIX);
   const tokenId = randomId();
   await prisma.refreshToken.create({

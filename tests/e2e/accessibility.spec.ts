@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { COMPAT_URL, MAIN_URL, SHORT_URL } from "../../playwright.config";
 import { approvedIntoNewProject, createInit, createLink, pickUpToken, randomIv, sessionCookieName, signUp, type CreatedInit, type Person } from "../helpers/journey.mjs";
-import { newEmail, over, PASSWORD } from "./flow";
+import { newEmail, over, PASSWORD, sendFrom } from "./flow";
 import { addPasskeyInPage, signUpInPage, virtualAuthenticator } from "./passkey-steps";
 
 // Issue 16, item 4: every page, in each state that matters, passes axe with no violation in the
@@ -100,8 +100,9 @@ async function person(send: ReturnType<typeof over>, site: string): Promise<Sign
   return { ...(await signUp(send, { site, email: newEmail() })), site };
 }
 
+// An honest client reports its first interface's (private) address; a flagged public one is audited from another network below.
 async function initOn(send: ReturnType<typeof over>): Promise<CreatedInit> {
-  return createInit(send, { sender: "@acme/deploy-cli", sender_device: "Ana’s laptop", sender_os: "macOS 15", sender_ip: "192.0.2.10" });
+  return createInit(send, { sender: "@acme/deploy-cli", sender_device: "Ana’s laptop", sender_os: "macOS 15", sender_ip: "192.168.1.10" });
 }
 
 // Each test opens its page four times and runs axe on each: more than the default minute on a busy machine.
@@ -225,6 +226,22 @@ test("the init page, pending, signed in: Approve on a phone's first screen", asy
       // Approve is on the first screen: the person never scrolls past the whole request to find it.
       const approve = await page.getByRole("button", { name: "Approve" }).boundingBox();
       expect(approve!.y + approve!.height).toBeLessThanOrEqual(PHONE.height);
+    },
+  });
+});
+
+// Issue 28: a request from another network (the client at 127.0.9.4, the browser at 127.0.0.1):
+// the warning with a flagged public report, then the typed code and the access lifetime. (For a
+// client that shows no code the same card has only Deny after it: proxies.spec.ts.)
+test("the init page, pending, from another network", async ({ browser, request }) => {
+  const approver = await person(over(request, MAIN_URL), MAIN_URL);
+  const report = { sender: "@acme/deploy-cli", sender_device: "Ana’s laptop", sender_os: "macOS 15", sender_ip: "203.0.113.10", user_code_shown: true };
+  const shown = await createInit(sendFrom(MAIN_URL, "127.0.9.4"), report);
+  await auditEverywhere(browser, shown.redirect_url, {
+    person: approver,
+    shot: "init-pending-elsewhere",
+    after: async (page) => {
+      await expect(page.getByRole("region", { name: "This request did not come from your network" })).toBeVisible();
     },
   });
 });

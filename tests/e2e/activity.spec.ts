@@ -25,8 +25,8 @@ test("a person approves a client, the client links itself, and the activity page
   const steps = login.locator("ol.story > li");
   await expect(steps).toHaveCount(4);
   await expect(steps.nth(0)).toContainText("Opened by you");
-  // The approval says where the approving browser was, not the client.
-  await expect(steps.nth(1)).toContainText(/Approved by you from 127\.0\.0\.1 \(Chrome [\d.]+ on [\w ]+\)/);
+  // The approval says the access lifetime chosen (the preselected 90 days) and where the approving browser was, not the client.
+  await expect(steps.nth(1)).toContainText(/Approved by you, access for 90 days from 127\.0\.0\.1 \(Chrome [\d.]+ on [\w ]+\)/);
   await expect(steps.nth(2)).toContainText("Access token collected from 127.0.0.1");
   await expect(steps.nth(3)).toContainText("Linked from 127.0.0.1 (acme-cli 2.0)");
   await expect(steps.nth(3).getByTitle("acme-cli/2.0 (e2e)")).toBeVisible();

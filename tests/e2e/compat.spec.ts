@@ -51,7 +51,8 @@ test("an existing client: init with sender_ip Unknown, approval into an existing
   const facts = page.getByRole("region", { name: "Who is asking" });
   await expect(facts).toContainText("Unknown");
   await expect(facts).toContainText("linux");
-  await expect(facts).not.toContainText("differs from the reported address");
+  await expect(facts).toContainText("Unknown (not an address, reported by the client)");
+  await expect(facts).not.toContainText("Not where the request came from");
   await page.screenshot({ path: "test-results/screenshots/compat-init-unknown-ip.png", fullPage: true });
   await approveInit(page, init, { name: "Existing vault", existing: true });
 

@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { expect, type APIRequestContext, type APIResponse, type Page } from "@playwright/test";
 import { createInit as createInitStep, newEmail as newEmailFor, PASSWORD, type CreatedInit, type Send } from "../helpers/journey.mjs";
 
@@ -16,6 +17,24 @@ export function over(request: APIRequestContext, base = ""): Send {
     const response = await request.fetch(`${base}${path}`, { method, data: body, headers, maxRedirects: 0 });
     return { status: response.status(), headers: response.headers(), text: await response.text() };
   };
+}
+
+/**
+ * The journey's transport to the server at `base` from `localAddress`: any address of
+ * 127.0.0.0/8 answers on this machine, so a client can stand elsewhere than the browser (127.0.0.1).
+ */
+export function sendFrom(base: string, localAddress: string): Send {
+  const { hostname, port } = new URL(base);
+  return (method, path, body, headers = {}) =>
+    new Promise((resolve, reject) => {
+      const request = httpRequest({ host: hostname, port, localAddress, method, path, headers }, (response) => {
+        let text = "";
+        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers as Record<string, string>, text }));
+      });
+      request.on("error", reject);
+      request.end(body);
+    });
 }
 
 export function createInit(request: APIRequestContext): Promise<CreatedInit> {

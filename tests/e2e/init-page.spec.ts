@@ -35,9 +35,17 @@ test("the init page shows what the client reported and where the request came fr
   await expect(facts).toContainText("@acme/cli");
   await expect(facts).toContainText("build box");
   await expect(facts).toContainText("linux");
-  await expect(facts).toContainText("192.0.2.10");
+  // Issue 28: the report is labelled as such; a public address other than the observed one is flagged.
+  await expect(facts).toContainText("192.0.2.10 (public, reported by the client) Not where the request came from.");
   await expect(facts).toContainText("127.0.0.1");
   await expect(facts).not.toContainText("203.0.113.66");
+  // The browser is where the client is (both 127.0.0.1): a quiet word, and Approve as always.
+  await expect(facts).toContainText("127.0.0.1 (from your network)");
+  await expect(page.getByRole("region", { name: "This request did not come from your network" })).toHaveCount(0);
+  // Issue 27, item 7: the access lifetime, ACCESS_TOKEN_LIFETIME_DAYS preselected.
+  const lifetime = page.getByLabel("Access for");
+  await expect(lifetime.getByRole("option")).toHaveText(["1 hour", "1 day", "30 days", "90 days"]);
+  await expect(lifetime).toHaveValue("90d");
   await expect(page.getByRole("status")).toContainText("Waiting for approval");
   await page.screenshot({ path: "test-results/screenshots/init-pending.png", fullPage: true });
 });

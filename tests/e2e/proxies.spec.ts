@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import { expect, test } from "@playwright/test";
 import { scratchDatabase } from "../../playwright.config";
 import { createInit, signUp, type CreatedInit, type Send } from "../helpers/journey.mjs";
-import { newEmail, signUpFromInitPage } from "./flow";
+import { newEmail, sendFrom, signUpFromInitPage } from "./flow";
 import { startOwnServer, type OwnServer } from "./own-server";
 
 // Addresses and proxies against the production build (issue 26): one server of its own that
@@ -64,19 +64,7 @@ function forwardingProxy(): Server {
 }
 
 /** The journey's transport from `localAddress`, straight to the server's port or through the proxy. */
-function from(localAddress: string, via: "direct" | "proxy" = "direct"): Send {
-  return (method, path, body, headers = {}) =>
-    new Promise((resolve, reject) => {
-      const port = via === "direct" ? PORT : PROXY_PORT;
-      const request = httpRequest({ host: "127.0.0.1", port, localAddress, method, path, headers }, (response) => {
-        let text = "";
-        response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers as Record<string, string>, text }));
-      });
-      request.on("error", reject);
-      request.end(body);
-    });
-}
+const from = (localAddress: string, via: "direct" | "proxy" = "direct"): Send => sendFrom(via === "direct" ? SERVER : `http://127.0.0.1:${PROXY_PORT}`, localAddress);
 
 const createInitAs = (send: Send, headers: Record<string, string>) => send("POST", "/api/init", JSON.stringify({ sender: "@acme/cli" }), { "content-type": "application/json", ...headers });
 
@@ -97,8 +85,46 @@ test("behind the trusted proxy the address is the one it saw, port and all, not 
   const init = await createInit(from("127.0.0.3", "proxy"), { sender: "@acme/cli" }, { "x-forwarded-for": "6.6.6.6" });
   const page = await from("127.0.0.4")("GET", `/init/${init.id}`, undefined, asViewer);
   expect(page.text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
+  // Issue 28: the viewer (127.0.0.4) is on the network the client came from (127.0.0.3), as the proxy said.
+  expect(page.text).toContain("(from your network)");
   const forged = await createInit(from("127.0.0.3"), { sender: "@acme/cli" }, { "x-forwarded-for": "6.6.6.6" });
   expect((await from("127.0.0.4")("GET", `/init/${forged.id}`, undefined, asViewer)).text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
+});
+
+// Issue 28, item 1: proximity, from loopback addresses of two networks: 127.0.9.0/24 is not the
+// browser's (127.0.0.1), 127.0.0.0/24.
+test("from another network the page warns naming both addresses: no Approve for a client that shows no code, the typed code for one that does", async ({ page }) => {
+  const elsewhere = from("127.0.9.3");
+  const noCode = await createInit(elsewhere, { sender: "envsync-cli", sender_ip: "192.168.1.20" });
+  await page.goto(noCode.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  const warning = page.getByRole("region", { name: "This request did not come from your network" });
+  await expect(warning).toContainText("came from 127.0.9.3, and this browser is at 127.0.0.1");
+  await expect(warning).toContainText("This is what a phishing link looks like");
+  await expect(warning).toContainText("cannot be approved from here");
+  await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
+  await expect(page.getByRole("checkbox")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Deny" })).toBeVisible();
+  // The client's private address is labelled as such, not flagged.
+  const facts = page.getByRole("region", { name: "Who is asking" });
+  await expect(facts).toContainText("192.168.1.20 (private, reported by the client)");
+  await expect(facts.locator(".flag")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/screenshots/init-elsewhere-no-code.png", fullPage: true });
+
+  const shown = await createInit(elsewhere, { sender: "@acme/cli", user_code_shown: true });
+  await page.goto(shown.redirect_url);
+  await expect(page.getByRole("region", { name: "This request did not come from your network" })).toContainText("type the code your terminal shows");
+  await expect(page.getByRole("checkbox")).toHaveCount(0);
+  await page.getByLabel("Code shown in your terminal").fill(shown.user_code);
+  await page.getByLabel("Access for").selectOption("1d");
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("heading", { name: "Request approved" })).toBeVisible();
+  // Issue 27, item 7: the client learns the lifetime chosen, and the activity shows it.
+  const pickup = JSON.parse((await elsewhere("GET", `/api/init/${shown.id}`, undefined, { authorization: `Bearer ${shown.secret}` })).text);
+  expect(pickup.access_token_expires_in).toBeGreaterThan(86_390);
+  expect(pickup.access_token_expires_in).toBeLessThanOrEqual(86_400);
+  await page.goto(`${SERVER}/activity`);
+  await expect(page.getByText("Approved by you, access for 1 day")).toBeVisible();
 });
 
 test("metrics answer a loopback caller, never one that forged 127.0.0.1", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addressesDiffer, canonicalAddress } from "@/lib/ip-address";
+import { addressesDiffer, addressKind, canonicalAddress, reportedAddressFlagged, sameNetwork } from "@/lib/ip-address";
 
 // The init page's "differs from the reported address" flag compares addresses, not spellings.
 
@@ -41,5 +41,52 @@ describe("addressesDiffer", () => {
     expect(canonicalAddress("2001:0DB8:0000:0000:0000:0000:0000:0001")).toBe("2001:db8::1");
     expect(canonicalAddress("fe80::1%eth0")).toBe("fe80::1%eth0");
     expect(canonicalAddress("not an address")).toBeNull();
+  });
+});
+
+// Issue 28: an honest client reports its first interface's address, private as often as not.
+describe("addressKind and reportedAddressFlagged", () => {
+  it.each([
+    ["127.0.0.5", "loopback"],
+    ["::1", "loopback"],
+    ["10.1.2.3", "private"],
+    ["172.20.0.1", "private"],
+    ["192.168.1.10", "private"],
+    ["100.64.0.1", "private"],
+    ["fd12:3456::1", "private"],
+    ["::ffff:192.168.1.10", "private"],
+    ["169.254.10.1", "link_local"],
+    ["fe80::1", "link_local"],
+    ["8.8.8.8", "public"],
+    ["2001:4860::8888", "public"],
+    ["172.32.0.1", "public"],
+    ["Unknown", null],
+  ])("%s is %s", (address, kind) => {
+    expect(addressKind(address)).toBe(kind);
+  });
+
+  it("flags only a public reported address that differs from the observed one", () => {
+    expect(reportedAddressFlagged("192.168.1.10", "203.0.113.5")).toBe(false);
+    expect(reportedAddressFlagged("127.0.0.1", "203.0.113.5")).toBe(false);
+    expect(reportedAddressFlagged("203.0.113.5", "203.0.113.5")).toBe(false);
+    expect(reportedAddressFlagged("Unknown", "203.0.113.5")).toBe(false);
+    expect(reportedAddressFlagged(null, "203.0.113.5")).toBe(false);
+    expect(reportedAddressFlagged("8.8.8.8", "203.0.113.5")).toBe(true);
+  });
+});
+
+describe("sameNetwork", () => {
+  const DEFAULTS = { ipv4: 24, ipv6: 56 };
+  it("compares the configured leading bits of one family", () => {
+    expect(sameNetwork("198.51.100.7", "198.51.100.255", DEFAULTS)).toBe(true);
+    expect(sameNetwork("198.51.100.7", "198.51.101.7", DEFAULTS)).toBe(false);
+    expect(sameNetwork("2001:db8:0:100::1", "2001:db8:0:1ff::1", DEFAULTS)).toBe(true);
+    expect(sameNetwork("2001:db8:0:100::1", "2001:db8:0:200::1", DEFAULTS)).toBe(false);
+    expect(sameNetwork("::ffff:198.51.100.7", "198.51.100.8", DEFAULTS)).toBe(true);
+    expect(sameNetwork("198.51.100.7", "2001:db8::1", DEFAULTS)).toBe(false);
+    expect(sameNetwork("198.51.100.7", "Unknown", DEFAULTS)).toBe(false);
+    expect(sameNetwork("198.51.100.7", "198.51.255.7", { ipv4: 16, ipv6: 56 })).toBe(true);
+    // 0: every address of the family is one network.
+    expect(sameNetwork("1.2.3.4", "203.0.113.9", { ipv4: 0, ipv6: 0 })).toBe(true);
   });
 });

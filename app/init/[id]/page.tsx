@@ -1,19 +1,24 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { recordInitOpened } from "@/lib/activity/record-activity";
+import { requestOrigin } from "@/lib/api/client-address";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
 import { config } from "@/lib/config";
 import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-lengths";
 import { pageMessage } from "@/lib/errors";
+import { lifetimeText, type AccessLifetime } from "@/lib/init/access-lifetime";
 import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import type { InitStatus } from "@/lib/init/init-lifecycle";
+import { proximityOf, type Proximity } from "@/lib/init/proximity";
 import { listProjects } from "@/lib/projects/projects";
 import { ClientIdNote } from "./client-id-note";
 import { LiveStatus } from "./live-status";
+import { ObservedAddress, ProximityNotice, ReportedAddress } from "../../address-parts";
 import { ErrorAlert } from "../../form-parts";
 import { PasskeyStepUp } from "../../passkey-step-up";
 import { approvalsNeedPasskey } from "@/lib/passkeys/step-up";
@@ -44,7 +49,7 @@ function minutesAgo(ms: number): string {
 }
 
 /** Who asks: the application always; the device and addresses only when the viewer may see them (lib/init/init-view.ts). */
-function WhoIsAsking({ init }: { init: InitView }) {
+function WhoIsAsking({ init, proximity }: { init: InitView; proximity: Proximity | null }) {
   const notReported = <span className="muted">not reported</span>;
   const { details } = init;
   return (
@@ -63,11 +68,12 @@ function WhoIsAsking({ init }: { init: InitView }) {
             <dt>Operating system</dt>
             <dd>{details.senderOs ?? notReported}</dd>
             <dt>Reported address</dt>
-            <dd>{details.senderIp ?? notReported}</dd>
+            <dd>
+              <ReportedAddress address={details.senderIp} flagged={details.addressMismatch} />
+            </dd>
             <dt>Request came from</dt>
             <dd>
-              {details.observedIp ?? <span className="muted">unknown</span>}
-              {details.addressMismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
+              <ObservedAddress address={details.observedIp} proximity={proximity} />
             </dd>
           </>
         )}
@@ -80,7 +86,33 @@ function WhoIsAsking({ init }: { init: InitView }) {
   );
 }
 
-const WARNING = "Approve only if you just started this yourself in a terminal. Otherwise, deny it.";
+const WARNING = "Approve only if you just started this yourself. Otherwise, deny it.";
+
+/**
+ * How long the client's access lasts (ACCESS_LIFETIME_CHOICES), on the Approve button's row: one
+ * row even on a phone, so Approve stays on the first screen.
+ */
+function ApproveRow({ choices, preselected }: { choices: AccessLifetime[]; preselected: AccessLifetime }) {
+  return (
+    <div className="approve-row">
+      {choices.length === 1 ? (
+        <span>Access for {lifetimeText(preselected.ms)}</span>
+      ) : (
+        <label>
+          Access for
+          <select name="access_lifetime" defaultValue={preselected.label}>
+            {choices.map((choice) => (
+              <option key={choice.label} value={choice.label}>
+                {lifetimeText(choice.ms)}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      <button type="submit">Approve</button>
+    </div>
+  );
+}
 
 /** A new project refused by its limits (lib/projects/new-project.ts): the page then offers the person's own projects first. */
 const NEW_PROJECT_REFUSALS: ReadonlySet<string> = new Set(["too_many_new_projects", "project_limit_reached"]);
@@ -92,10 +124,12 @@ function Decision({
   preferExisting,
   typedCode,
   needsPasskey,
+  lifetimes,
 }: {
   init: InitView;
   projects: { id: string; name: string }[];
   codeCheck: CodeCheckMode;
+  lifetimes: { choices: AccessLifetime[]; preselected: AccessLifetime };
   preferExisting: boolean;
   /** The code the person already typed on /device, if it is this init's. */
   typedCode: string | undefined;
@@ -103,6 +137,8 @@ function Decision({
   needsPasskey: boolean;
 }) {
   const defaultName = init.sender.slice(0, PROJECT_NAME_MAX);
+  // Nothing to approve with (ProximityNotice says why): only Deny.
+  if (codeCheck === "refused") return <DenyForm id={init.id} />;
   return (
     <>
       <form method="post" action={`/init/${init.id}/approve`} className="card stack" aria-labelledby="approve-heading">
@@ -147,16 +183,22 @@ function Decision({
           </fieldset>
         )}
         {needsPasskey ? <PasskeyStepUp approval={{ kind: "init", id: init.id }} /> : null}
-        <button type="submit">Approve</button>
+        <ApproveRow choices={lifetimes.choices} preselected={lifetimes.preselected} />
       </form>
-      <form method="post" action={`/init/${init.id}/deny`} className="card stack" aria-labelledby="deny-heading">
-        <h2 id="deny-heading">Not you?</h2>
-        <p>If you did not start this, deny it. The client gets nothing.</p>
-        <button type="submit" className="danger">
-          Deny
-        </button>
-      </form>
+      <DenyForm id={init.id} />
     </>
+  );
+}
+
+function DenyForm({ id }: { id: string }) {
+  return (
+    <form method="post" action={`/init/${id}/deny`} className="card stack" aria-labelledby="deny-heading">
+      <h2 id="deny-heading">Not you?</h2>
+      <p>If you did not start this, deny it. The client gets nothing.</p>
+      <button type="submit" className="danger">
+        Deny
+      </button>
+    </form>
   );
 }
 
@@ -214,6 +256,11 @@ export default async function InitPage({
   const returnTo = `/init/${init.id}`;
   // A pending request a signed-in person has seen is in their activity, and so is its expiry.
   if (user !== null && init.status === "pending") await recordInitOpened(user.id, init.id);
+  const cfg = config();
+  // The approve operation applies the same rule to the same two addresses (lib/init/approve-init.ts).
+  const browserAddress = requestOrigin(cfg, await headers()).address;
+  const proximity = init.details === null ? null : proximityOf(cfg, init.details.observedIp, browserAddress);
+  const codeCheck = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity ?? "unknown");
 
   return (
     <>
@@ -224,11 +271,14 @@ export default async function InitPage({
       {init.status !== "pending" ? (
         <>
           <Outcome init={init} viewerId={user?.id ?? null} />
-          {init.details === null ? null : <WhoIsAsking init={init} />}
+          {init.details === null ? null : <WhoIsAsking init={init} proximity={null} />}
         </>
       ) : (
         <>
-          <WhoIsAsking init={init} />
+          <WhoIsAsking init={init} proximity={proximity} />
+          {proximity === null ? null : (
+            <ProximityNotice proximity={proximity} clientAddress={init.details?.observedIp ?? null} browserAddress={browserAddress} showsCode={codeCheck !== "refused"} />
+          )}
           {user === null ? (
             <section className="card stack">
               <h2>Sign in to continue</h2>
@@ -243,10 +293,11 @@ export default async function InitPage({
             <Decision
               init={init}
               projects={await listProjects(user.id)}
-              codeCheck={codeCheckMode(config().initCodeCheck, init.userCodeShown)}
+              codeCheck={codeCheck}
               preferExisting={typeof query.error === "string" && NEW_PROJECT_REFUSALS.has(query.error)}
               typedCode={query.user_code === init.userCode ? init.userCode : undefined}
               needsPasskey={await approvalsNeedPasskey(user.id)}
+              lifetimes={cfg.accessLifetimes}
             />
           )}
         </>

@@ -67,6 +67,8 @@ function LinkEntry({ projectId, link }: { projectId: string; link: LinkSummary }
         </dd>
         <dt>Last used</dt>
         <dd>{link.lastUsedAt ? <LocalTime value={link.lastUsedAt} /> : "never"}</dd>
+        <dt>Access until</dt>
+        <dd>{link.accessUntil ? <LocalTime value={link.accessUntil} /> : "no end"}</dd>
         <dt>Status</dt>
         <dd>
           <span className={`status ${link.status === "active" ? "status-active" : "status-revoked"}`}>{LINK_STATUS_LABELS[link.status]}</span>

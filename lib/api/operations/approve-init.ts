@@ -4,9 +4,11 @@ import { stepUpFieldsSchema } from "../../passkeys/schemas";
 import { operation } from "../operation";
 
 // POST /init/{id}/approve — the approve form of the init page: the project (or a new one's
-// name) and the code check; rate_limited while the last allowed codes are being compared;
-// too_many_new_projects and project_limit_reached for a new project past its limits;
-// passkey_required and passkey_rejected when the account's approvals need a passkey.
+// name), the access lifetime (invalid_request if not among the choices) and the code check;
+// client_elsewhere for a client that shows no code, from another network than the browser's;
+// rate_limited while the last allowed codes are being compared; too_many_new_projects and
+// project_limit_reached for a new project past its limits; passkey_required and
+// passkey_rejected when the account's approvals need a passkey.
 export const approveInitOperation = operation({
   method: "POST",
   route: "/init/[id]/approve",
@@ -25,6 +27,7 @@ export const approveInitOperation = operation({
     "not_found",
     "init_not_pending",
     "project_limit_reached",
+    "client_elsewhere",
     "code_mismatch",
     "rate_limited",
     "too_many_new_projects",

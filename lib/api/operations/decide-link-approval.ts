@@ -7,11 +7,12 @@ import { emptyFormSchema, operation, type Operation, type RedirectAnswer } from 
 
 // POST /projects/{id}/link/{iv}/approve and …/deny — the buttons of a link approved in the
 // browser (docs/api.md, Compatibility): both go back to the approval page. Approve carries a
-// passkey assertion when the account's approvals need one (lib/passkeys/step-up.ts).
+// passkey assertion when the account's approvals need one (lib/passkeys/step-up.ts), and is taken
+// only from the client's network (client_elsewhere).
 
 type LinkApprovalParams = { id: string; iv: string };
 
-const decision = <B>(route: `/${string}`, form: z.ZodType<B>, stepUpErrors: readonly ErrorCode[]): Operation<"session", LinkApprovalParams, B, RedirectAnswer<LinkApprovalParams>, "POST"> =>
+const decision = <B>(route: `/${string}`, form: z.ZodType<B>, decisionErrors: readonly ErrorCode[]): Operation<"session", LinkApprovalParams, B, RedirectAnswer<LinkApprovalParams>, "POST"> =>
   operation({
     method: "POST",
     route,
@@ -20,8 +21,8 @@ const decision = <B>(route: `/${string}`, form: z.ZodType<B>, stepUpErrors: read
     params: linkApprovalParamsSchema,
     body: { form },
     answer: { redirect: true, back: ({ id, iv }, query) => linkApprovalPagePath(id, iv, query.get("metadata")) },
-    errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "invalid_request", "not_found", "link_conflict", "no_client_waiting", ...stepUpErrors],
+    errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "invalid_request", "not_found", "link_conflict", "no_client_waiting", ...decisionErrors],
   });
 
-export const approveLinkOperation = decision("/projects/[id]/link/[iv]/approve", stepUpFieldsSchema, ["passkey_required", "passkey_rejected"]);
+export const approveLinkOperation = decision("/projects/[id]/link/[iv]/approve", stepUpFieldsSchema, ["client_elsewhere", "passkey_required", "passkey_rejected"]);
 export const denyLinkOperation = decision("/projects/[id]/link/[iv]/deny", emptyFormSchema, []);

@@ -18,7 +18,8 @@ const APPROVE_NEW = { project: "new", name: "Activity app", code_confirmed: "yes
 const REPORT = { sender: "@acme/cli", sender_device: "laptop", sender_os: "linux", sender_ip: "203.0.113.7" };
 const FROM_CLIENT = { [PEER_ADDRESS_HEADER]: "198.51.100.9", "user-agent": "acme-cli/1.0" };
 const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
-const FROM_BROWSER = { [PEER_ADDRESS_HEADER]: "192.0.2.200", "user-agent": BROWSER_UA };
+// On the client's network: a client that shows no code is approved from there only (lib/init/code-check-mode.ts).
+const FROM_BROWSER = { [PEER_ADDRESS_HEADER]: "198.51.100.200", "user-agent": BROWSER_UA };
 
 async function person() {
   const account = await newAccount();
@@ -74,7 +75,7 @@ describe("an account's activity", () => {
     );
     const byKind = Object.fromEntries(events.map((event) => [event.kind, event]));
     // Issue 30: a decision says where the deciding browser was, not the client (whose address is in the other events).
-    const FROM_DECIDER = { observedIp: "192.0.2.200", observedUserAgent: BROWSER_UA, addressMismatch: false };
+    const FROM_DECIDER = { observedIp: "198.51.100.200", observedUserAgent: BROWSER_UA, addressMismatch: false };
     expect(byKind.init_approved).toMatchObject({ subjectId: init.id, project, decidedBy: alice.email, ...INIT_ORIGIN, ...FROM_DECIDER });
     expect(byKind.token_collected).toMatchObject({
       subjectId: init.id,
@@ -158,11 +159,11 @@ describe("an account's activity", () => {
     const init = await createInit(inProcess, REPORT, FROM_CLIENT);
     const before = await eventCount();
     // Refused: the code not confirmed, an empty token name.
-    expect((await approve(init.id, alice.token, { project: "new", name: "x" })).headers.get("location")).toContain("error=");
+    expect((await approve(init.id, alice.token, { project: "new", name: "x" }, FROM_BROWSER)).headers.get("location")).toContain("error=");
     expect((await createTokenForm(alice.token, { name: "  ", scope: "all", lifetime: "30" })).status).toBe(400);
     expect(await eventCount()).toBe(before);
 
-    await approve(init.id, alice.token, APPROVE_NEW);
+    await approve(init.id, alice.token, APPROVE_NEW, FROM_BROWSER);
     const pickup = await (await getInitStatus(init.id, { authorization: `Bearer ${init.secret}` })).json();
     const link = await createLink(inProcess, init.id, pickup.access_token);
     const afterChanges = await eventCount();
@@ -196,7 +197,7 @@ describe("an account's activity", () => {
     await recordInitOpened(alice.id, lapsed.id);
     await recordInitOpened(alice.id, lapsed.id);
     await recordInitOpened(alice.id, approved.id);
-    await approve(approved.id, alice.token, APPROVE_NEW);
+    await approve(approved.id, alice.token, APPROVE_NEW, FROM_BROWSER);
     expect((await activity(alice.id)).filter((event) => event.kind === "init_opened")).toHaveLength(2);
     expect((await activity(alice.id)).find((event) => event.kind === "init_opened" && event.subjectId === lapsed.id)).toMatchObject(INIT_ORIGIN);
 

@@ -24,11 +24,14 @@ const METADATA = Buffer.from(JSON.stringify({ sender_device: "build-box", sender
 /** The client's POST: no Authorization, no body. */
 const ask = (projectId: string, iv: string) => createLink(projectId, iv, LEGACY_CLIENT);
 
+/** The person's browser, on the client's network: these clients show no code, so an approval is taken from there only. */
+const NEARBY_BROWSER = "198.51.100.20";
+
 /** The person's Approve or Deny button on the page. */
-function decide(decision: "approve" | "deny", session: string, projectId: string, iv: string) {
+function decide(decision: "approve" | "deny", session: string, projectId: string, iv: string, browserAddress = NEARBY_BROWSER) {
   return dispatch("POST", `/projects/${projectId}/link/${iv}/${decision}?metadata=${encodeURIComponent(METADATA)}`, {
     body: "",
-    headers: { origin: SITE, "content-type": "application/x-www-form-urlencoded", ...cookieHeader(session) },
+    headers: { origin: SITE, "content-type": "application/x-www-form-urlencoded", ...cookieHeader(session), [PEER_ADDRESS_HEADER]: browserAddress },
   });
 }
 
@@ -237,6 +240,22 @@ describe("a link approved in the browser", () => {
       expect((await decide("approve", owner.session, owner.projectId, iv)).headers.get("location")).not.toContain("error");
       expect((await ask(owner.projectId, iv)).status).toBe(200);
     });
+  });
+
+  // Issue 28: these clients show no code, so nothing shows that a browser elsewhere is the person who started it.
+  it("is approved only from the asking client's network, and denied from anywhere", async () => {
+    const owner = await approvedClient("Payments");
+    const iv = randomIv();
+    await expectNotYet(await ask(owner.projectId, iv), 202, "link_approval_pending");
+    const asked = await snapshot();
+    for (const elsewhere of ["203.0.113.9", "198.51.101.20", "2001:db8::20"]) {
+      const refused = await decide("approve", owner.session, owner.projectId, iv, elsewhere);
+      expect(new URL(refused.headers.get("location") ?? "").searchParams.get("error")).toBe("client_elsewhere");
+    }
+    expect(await snapshot()).toEqual(asked);
+    await expectNotYet(await ask(owner.projectId, iv), 202, "link_approval_pending");
+    expect((await decide("deny", owner.session, owner.projectId, iv, "203.0.113.9")).headers.get("location")).not.toContain("error");
+    await expectNotYet(await ask(owner.projectId, iv), 403, "link_denied");
   });
 
   it("can be approved after a denial while the client still asks", async () => {

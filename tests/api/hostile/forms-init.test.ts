@@ -4,8 +4,11 @@ import { POST as approveRoute } from "@/app/init/[id]/approve/route";
 import { POST as denyRoute } from "@/app/init/[id]/deny/route";
 import { db } from "@/lib/database/db";
 import { PROJECT_NAME_MAX } from "@/lib/field-lengths";
+import { PEER_ADDRESS_HEADER } from "@/server/request-context.mjs";
 import { createdInit } from "../../helpers/api";
 import { approve, COOKIE_NAME, deny } from "../../helpers/forms";
+import { inProcess } from "../../helpers/in-process";
+import { createInit } from "../../helpers/journey.mjs";
 import {
   assertHostileForm,
   expectSuccesses,
@@ -165,10 +168,15 @@ function sendInitForm(route: Route, action: "approve" | "deny", input: InitFormI
   });
 }
 
-/** A fresh pending init for the inputs that name one (a success decides it). */
+/**
+ * A fresh pending init for the inputs that name one (a success decides it), made from the
+ * address the form is then sent from: the approving browser is on the client's network
+ * (proximity, lib/init/proximity.ts; approvals from elsewhere: tests/api/init/proximity.test.ts).
+ */
 async function freshInit(input: InitFormInput): Promise<Fresh> {
   if (!input.target.fresh) return null;
-  const init = await createdInit({ sender: "@acme/cli", sender_device: "hostile" });
+  const peer = input.headers.find(([name]) => name === PEER_ADDRESS_HEADER)?.[1] ?? "127.0.0.1";
+  const init = await createInit(inProcess, { sender: "@acme/cli", sender_device: "hostile" }, { "user-agent": "acme-cli/1.0", [PEER_ADDRESS_HEADER]: peer });
   return { id: init.id, userCode: init.user_code };
 }
 

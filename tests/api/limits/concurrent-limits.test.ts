@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { config } from "@/lib/config";
 import { db } from "@/lib/database/db";
 import { hashSecret } from "@/lib/secrets";
 import { issueProjectAccessToken } from "@/lib/access-tokens/issue-access-token";
@@ -55,7 +54,7 @@ describe("Create Project Link per access token (LINKS_PER_TOKEN_PER_MINUTE=3)", 
 
   it("counts only links made or reused: a request that loses an iv to another token (409) gives its unit back", async () => {
     const client = await approvedClient();
-    const other = await issueProjectAccessToken(config(), client.userId, client.projectId, "other client", null);
+    const other = await issueProjectAccessToken(client.userId, client.projectId, "other client", new Date(Date.now() + 86_400_000), null);
     const tokens = [client.accessToken, other.token];
     // Two tokens race for the same new iv, three times: one gets the link, the other 409.
     const answers = [];

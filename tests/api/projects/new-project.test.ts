@@ -14,6 +14,8 @@ vi.hoisted(() => {
 
 const CONCURRENT = 50;
 const HOUR_MS = 3_600_000;
+// Approving browsers on the clients' network (127.0.0.0/24, where the inits come from), one
+// address each test: proximity (lib/init/proximity.ts) lets them approve with a ticked box.
 const from = (address: string) => ({ "x-initlink-peer": address });
 const errorOf = (response: Response) => new URL(response.headers.get("location") ?? "", "https://initlink.test").searchParams.get("error");
 const counter = async (key: string) => (await rateLimitCounter(key))?.count ?? 0;
@@ -50,7 +52,7 @@ describe("new projects per account per hour (NEW_PROJECTS_PER_ACCOUNT_PER_HOUR=5
     const inits = await pendingInits(CONCURRENT);
     const errors = await approveAllNew(
       inits.map((init) => ({ initId: init.id, token })),
-      "192.0.2.60",
+      "127.0.0.60",
     );
     expect(errors.filter((error) => error === null)).toHaveLength(5);
     expect(errors.filter((error) => error === "too_many_new_projects")).toHaveLength(CONCURRENT - 5);
@@ -58,12 +60,12 @@ describe("new projects per account per hour (NEW_PROJECTS_PER_ACCOUNT_PER_HOUR=5
     expect(await prisma.project.count({ where: { ownerId: userId } })).toBe(5);
     expect(await statusesOf(inits.map((init) => init.id))).toEqual([...Array(5).fill("done"), ...Array(CONCURRENT - 5).fill("pending")]);
     expect(await counter(`new-projects-account:${userId}`)).toBe(5);
-    expect(await counter("new-projects-address:192.0.2.60")).toBe(5);
+    expect(await counter("new-projects-address:127.0.0.60")).toBe(5);
 
     // A refused init can still be approved into one of the account's projects.
     const refused = inits[errors.indexOf("too_many_new_projects")];
     const existing = await prisma.project.findFirstOrThrow({ where: { ownerId: userId }, select: { id: true } });
-    expect(errorOf(await approve(refused.id, token, { project: existing.id, code_confirmed: "yes" }, from("192.0.2.60")))).toBeNull();
+    expect(errorOf(await approve(refused.id, token, { project: existing.id, code_confirmed: "yes" }, from("127.0.0.60")))).toBeNull();
     expect(await prisma.init.findUniqueOrThrow({ where: { id: refused.id }, select: { status: true, projectId: true } })).toEqual({ status: "done", projectId: existing.id });
   });
 
@@ -71,7 +73,7 @@ describe("new projects per account per hour (NEW_PROJECTS_PER_ACCOUNT_PER_HOUR=5
     const { token } = await person();
     const approveNew = async () => {
       const init = await createdInit({ sender: "@acme/cli" });
-      return errorOf(await approve(init.id, token, { project: "new", name: "Mine", code_confirmed: "yes" }, from("192.0.2.61")));
+      return errorOf(await approve(init.id, token, { project: "new", name: "Mine", code_confirmed: "yes" }, from("127.0.0.61")));
     };
     for (let i = 0; i < 5; i++) expect(await approveNew()).toBeNull();
     expect(await approveNew()).toBe("too_many_new_projects");
@@ -86,13 +88,13 @@ describe("new projects per address per hour (NEW_PROJECTS_PER_ADDRESS_PER_HOUR=1
     const inits = await pendingInits(CONCURRENT);
     const errors = await approveAllNew(
       inits.map((init, i) => ({ initId: init.id, token: people[i % people.length].token })),
-      "192.0.2.62",
+      "127.0.0.62",
     );
     expect(errors.filter((error) => error === null)).toHaveLength(12);
     expect(errors.filter((error) => error === "too_many_new_projects")).toHaveLength(CONCURRENT - 12);
     const owners = people.map((one) => one.userId);
     expect(await (await db()).project.count({ where: { ownerId: { in: owners } } })).toBe(12);
-    expect(await counter("new-projects-address:192.0.2.62")).toBe(12);
+    expect(await counter("new-projects-address:127.0.0.62")).toBe(12);
     const perAccount = await Promise.all(owners.map((userId) => counter(`new-projects-account:${userId}`)));
     expect(perAccount.reduce((sum, count) => sum + count, 0)).toBe(12);
   });

@@ -38,8 +38,16 @@ describe("parseConfig", () => {
       },
       initCodeCheck: "confirm",
       sessionLifetimeMs: 30 * 86_400_000,
-      accessTokenLifetimeMs: 90 * 86_400_000,
-      oauthLoginLifetimeMs: 365 * 86_400_000,
+      accessLifetimes: {
+        choices: [
+          { label: "1h", ms: 3_600_000 },
+          { label: "1d", ms: 86_400_000 },
+          { label: "30d", ms: 30 * 86_400_000 },
+          { label: "90d", ms: 90 * 86_400_000 },
+        ],
+        preselected: { label: "90d", ms: 90 * 86_400_000 },
+      },
+      proximityPrefixes: { ipv4: 24, ipv6: 56 },
       refreshTokenIdleMs: 30 * 86_400_000,
       masterKey: Buffer.alloc(32, 1),
       linkLifetimeMs: 30 * 86_400_000,
@@ -102,6 +110,32 @@ describe("parseConfig", () => {
     expect(parseConfig(withKey({ TRUST_PROXY_HOPS: "2", TRUSTED_PROXIES: "10.0.0.2" })).trustedProxies).toEqual({ ranges: ["10.0.0.2/32"], maxHops: Number.POSITIVE_INFINITY });
     expect(configWarnings(withKey({ TRUST_PROXY_HOPS: "2", TRUSTED_PROXIES: "10.0.0.2" }))).toEqual([expect.stringContaining("TRUST_PROXY_HOPS is ignored")]);
     expect(configWarnings(withKey({ TRUSTED_PROXIES: "10.0.0.2" }))).toEqual([]);
+  });
+
+  // Issue 27, item 7: the operator sets the lifetimes a person may choose; the longest is the maximum.
+  it("takes ACCESS_LIFETIME_CHOICES as hours and days, shortest first, and refuses anything else", () => {
+    const H = 3_600_000;
+    expect(parseConfig(withKey({ ACCESS_LIFETIME_CHOICES: "30d, 1H 1d,1h" })).accessLifetimes).toEqual({
+      choices: [
+        { label: "1h", ms: H },
+        { label: "1d", ms: 24 * H },
+        { label: "30d", ms: 720 * H },
+      ],
+      // ACCESS_TOKEN_LIFETIME_DAYS (90) is not among them: the longest is preselected.
+      preselected: { label: "30d", ms: 720 * H },
+    });
+    expect(parseConfig(withKey({ ACCESS_LIFETIME_CHOICES: "1d,7d", ACCESS_TOKEN_LIFETIME_DAYS: "1" })).accessLifetimes.preselected).toEqual({ label: "1d", ms: 24 * H });
+    // Without the list: the shorter of 1h, 1d, 30d, then ACCESS_TOKEN_LIFETIME_DAYS, as before.
+    expect(parseConfig(withKey({ ACCESS_TOKEN_LIFETIME_DAYS: "7" })).accessLifetimes.choices.map((choice) => choice.label)).toEqual(["1h", "1d", "7d"]);
+    for (const bad of ["0d", "1w", "90", "3651d", "1.5h", "-1d"]) {
+      expect(() => parseConfig(withKey({ ACCESS_LIFETIME_CHOICES: bad }))).toThrow(`ACCESS_LIFETIME_CHOICES must list lifetimes such as 1h,1d,30d,90d (hours or days, at most 3650d), not "${bad}"`);
+    }
+    expect(() => parseConfig(withKey({ ACCESS_LIFETIME_CHOICES: "1h,2h,3h,4h,5h,6h,7h,8h,9h" }))).toThrow("ACCESS_LIFETIME_CHOICES must list at most 8 lifetimes");
+  });
+
+  it("takes the proximity networks' prefix lengths", () => {
+    expect(parseConfig(withKey({ PROXIMITY_IPV4_PREFIX: "16", PROXIMITY_IPV6_PREFIX: "48" })).proximityPrefixes).toEqual({ ipv4: 16, ipv6: 48 });
+    expect(() => parseConfig(withKey({ PROXIMITY_IPV4_PREFIX: "33" }))).toThrow("PROXIMITY_IPV4_PREFIX must be a whole number from 0 to 32");
   });
 
   // The browser-approved link of existing clients is off unless asked for (docs/api.md, Compatibility).

@@ -1,12 +1,16 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { requestOrigin } from "@/lib/api/client-address";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
 import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
+import { isNearby, proximityOf, type Proximity } from "@/lib/init/proximity";
 import { findLinkApprovalView, linkApprovalPagePath, type LinkApprovalView } from "@/lib/links/link-approval-view";
 import { prepareProjectKey } from "@/lib/projects/project-keys";
+import { ObservedAddress, ProximityNotice, ReportedAddress } from "../../../../address-parts";
 import { ErrorAlert } from "../../../../form-parts";
 import { PasskeyStepUp } from "../../../../passkey-step-up";
 import { approvalsNeedPasskey } from "@/lib/passkeys/step-up";
@@ -19,7 +23,7 @@ export const metadata: Metadata = { title: "Approve a link", referrer: "no-refer
 
 const IV_SHOWN = 12;
 
-function WhoIsAsking({ view }: { view: LinkApprovalView }) {
+function WhoIsAsking({ view, proximity }: { view: LinkApprovalView; proximity: Proximity | null }) {
   const notReported = <span className="muted">not reported</span>;
   const { reported, observed } = view;
   return (
@@ -29,12 +33,15 @@ function WhoIsAsking({ view }: { view: LinkApprovalView }) {
         <dt>Device</dt>
         <dd>{reported === "unreadable" ? <span className="muted">not readable</span> : (reported?.senderDevice ?? notReported)}</dd>
         <dt>Reported address</dt>
-        <dd>{reported === "unreadable" ? <span className="muted">not readable</span> : (reported?.senderIp ?? notReported)}</dd>
-        <dt>Request came from</dt>
         <dd>
-          {observed === null ? <span className="muted">no client is asking right now</span> : (observed.address ?? <span className="muted">unknown</span>)}
-          {observed?.addressMismatch ? <strong className="flag"> (differs from the reported address)</strong> : null}
+          {reported === "unreadable" ? (
+            <span className="muted">not readable</span>
+          ) : (
+            <ReportedAddress address={reported?.senderIp ?? null} flagged={observed?.addressMismatch ?? false} />
+          )}
         </dd>
+        <dt>Request came from</dt>
+        <dd>{observed === null ? <span className="muted">no client is asking right now</span> : <ObservedAddress address={observed.address} proximity={proximity} />}</dd>
         <dt>Client software</dt>
         <dd>{observed === null ? <span className="muted">no client is asking right now</span> : (observed.userAgent ?? notReported)}</dd>
         <dt>iv</dt>
@@ -72,18 +79,21 @@ const STATE_TEXT: Record<LinkApprovalView["state"], string> = {
   linked: "Linked. The client has its link; you can revoke it on the project page.",
 };
 
-function Decision({ view, action, stepUp }: { view: LinkApprovalView; action: (decision: "approve" | "deny") => string; stepUp: { projectId: string; iv: string } | null }) {
+function Decision({ view, action, nearby, stepUp }: { view: LinkApprovalView; action: (decision: "approve" | "deny") => string; nearby: boolean; stepUp: { projectId: string; iv: string } | null }) {
   // Nothing to decide unless a client asks now: an approval must reach the client that waits, not whoever holds the iv later.
   if (view.state === "linked" || !view.asking) return null;
   return (
     <>
-      <form method="post" action={action("approve")} className="card stack" aria-labelledby="approve-heading">
-        <h2 id="approve-heading">Approve</h2>
-        <p className="warning">Approve only if you just started this yourself in a terminal. Otherwise, deny it.</p>
-        <p>The client gets a link to {view.project.name}: a bearer for the project and its public key.</p>
-        {stepUp ? <PasskeyStepUp approval={{ kind: "link", ...stepUp }} /> : null}
-        <button type="submit">Approve</button>
-      </form>
+      {/* From elsewhere only Deny: these clients show no code (ProximityNotice says so). */}
+      {nearby ? (
+        <form method="post" action={action("approve")} className="card stack" aria-labelledby="approve-heading">
+          <h2 id="approve-heading">Approve</h2>
+          <p className="warning">Approve only if you just started this yourself. Otherwise, deny it.</p>
+          <p>The client gets a link to {view.project.name}: a bearer for the project and its public key.</p>
+          {stepUp ? <PasskeyStepUp approval={{ kind: "link", ...stepUp }} /> : null}
+          <button type="submit">Approve</button>
+        </form>
+      ) : null}
       <form method="post" action={action("deny")} className="card stack" aria-labelledby="deny-heading">
         <h2 id="deny-heading">Not you?</h2>
         <button type="submit" className="danger">
@@ -125,6 +135,9 @@ export default async function LinkApprovalPage({
   // The owner is about to link a client: the key is needed now (it is generated on first need).
   if (view.project.fingerprint === null) prepareProjectKey(cfg, view.project.id);
   const [path, search = ""] = pagePath.split("?");
+  // The approve operation applies the same rule (lib/links/decide-link-approval.ts).
+  const browserAddress = requestOrigin(cfg, await headers()).address;
+  const proximity = view.observed === null ? null : proximityOf(cfg, view.observed.address, browserAddress);
   const action = (decision: "approve" | "deny") => `${path}/${decision}${search ? `?${search}` : ""}`;
   return (
     <>
@@ -133,9 +146,12 @@ export default async function LinkApprovalPage({
       <p role="status" className={`status status-${view.state === "approved" || view.state === "linked" ? "done" : view.state === "denied" ? "denied" : "pending"}`}>
         {STATE_TEXT[view.state]}
       </p>
-      <WhoIsAsking view={view} />
+      <WhoIsAsking view={view} proximity={proximity} />
+      {proximity === null || view.state === "linked" ? null : (
+        <ProximityNotice proximity={proximity} clientAddress={view.observed?.address ?? null} browserAddress={browserAddress} showsCode={false} />
+      )}
       <ProjectFacts view={view} />
-      <Decision view={view} action={action} stepUp={(await approvalsNeedPasskey(user.id)) ? { projectId: id, iv } : null} />
+      <Decision view={view} action={action} nearby={proximity !== null && isNearby(proximity)} stepUp={(await approvalsNeedPasskey(user.id)) ? { projectId: id, iv } : null} />
     </>
   );
 }

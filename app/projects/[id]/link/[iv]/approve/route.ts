@@ -4,8 +4,8 @@ import { decideLinkApproval } from "@/lib/links/decide-link-approval";
 import { linkApprovalPagePath } from "@/lib/links/link-approval-view";
 import { requireStepUp, stepUpSubject } from "@/lib/passkeys/step-up";
 
-export const POST = route(approveLinkOperation, async ({ cfg, auth: user, params, body, query }) => {
+export const POST = route(approveLinkOperation, async ({ cfg, auth: user, params, body, query, origin }) => {
   await requireStepUp(cfg, user.id, stepUpSubject({ kind: "link", projectId: params.id, iv: params.iv }), body.passkey_assertion);
-  await decideLinkApproval(cfg, user.id, params.id, params.iv, "approved");
+  await decideLinkApproval(cfg, user.id, params.id, params.iv, "approved", origin);
   return { to: linkApprovalPagePath(params.id, params.iv, query.get("metadata")) };
 });
