@@ -16,6 +16,7 @@ import { routeTargetOfAlias } from "./server/path-aliases.mjs";
 import { logger, routeConsoleToLogger } from "./server/logger.mjs";
 import { refuseMalformedPath } from "./server/malformed-path.mjs";
 import { observeRequest, startMetrics } from "./server/metrics.mjs";
+import { PARKING_HEADER, parkingEdge } from "./server/parking.mjs";
 import { runPrimary } from "./server/primary.mjs";
 import { routeMatcherOfBuild } from "./server/route-pattern.mjs";
 import { setSecurityHeaders } from "./server/security-headers.mjs";
@@ -26,6 +27,9 @@ const hostname = process.env.HOSTNAME || "0.0.0.0";
 const dev = process.argv.includes("--dev");
 const root = path.dirname(fileURLToPath(import.meta.url));
 const log = logger();
+/** The route whose `Prefer: wait` requests the edge parks (lib/api/operations/get-init-status.ts). */
+const WAITING_ROUTE = "/api/init/[id]";
+
 async function serve() {
   // Checked already (checkEnvironmentOrExit, below, or by the primary before it forked).
   const { appUrl, port } = parseConfig(process.env);
@@ -37,6 +41,8 @@ async function serve() {
   await app.prepare();
   const handle = app.getRequestHandler();
   const routeOf = routeMatcherOfBuild(root);
+  // Status requests that may wait are parked here between passes through Next.js (server/parking.mjs).
+  const serveWaiting = parkingEdge(handle);
 
   // Browsers that reached the service over https must never use plain http for it again.
   const securityOptions = { httpsOnly: isHttpsOrigin(appUrl), dev };
@@ -49,6 +55,8 @@ async function serve() {
     const requestId = requestIdOf(request.headers[REQUEST_ID_HEADER], randomUUID);
     const url = request.url ?? "";
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+    // Only this edge marks a request as parked: whatever a client sent under that name goes.
+    delete request.headers[PARKING_HEADER];
     request.headers[REQUEST_ID_HEADER] = requestId;
     response.setHeader("X-Request-Id", requestId);
     setSecurityHeaders(request, response, securityOptions);
@@ -64,6 +72,13 @@ async function serve() {
     if (refuseOversizedBody(request, response)) return;
     const aliased = routeTargetOfAlias(url);
     if (aliased !== undefined) request.url = aliased;
+    if (request.method === "GET" && request.headers.prefer !== undefined && routeOf(request.url ?? "") === WAITING_ROUTE) {
+      serveWaiting(request, response).catch((/** @type {unknown} */ error) => {
+        log.error({ err: error, request_id: requestId }, "parked wait failed");
+        response.destroy();
+      });
+      return;
+    }
     void handle(request, response);
   });
 
