@@ -104,7 +104,7 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
     const asked = resumed ? resumed.seconds : op.wait ? preferredWait(headers.get("prefer")) : null;
     // Taken before anything waits, so that the bound holds however many requests arrive at once.
     // Without a place (the room full, or the address holding its share) it is answered as a poll.
-    const place = asked && !resumed ? enterWaitingRoom(cfg, clientAddress(headers, cfg.trustedProxies)) : null;
+    const place = asked && !resumed ? enterWaitingRoom(cfg, clientAddress(headers, cfg.trustedProxies), "wait") : null;
     const leaveWaitingRoom = place !== null && "leave" in place ? place.leave : null;
     const wait = place !== null && "refused" in place ? null : asked;
     // Parked, the place goes with the parking: the edge lets go of it once the wait is answered.
@@ -166,7 +166,7 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
           source.close();
           return eventStreamResponse(null);
         }
-        const streamPlace = enterWaitingRoom(cfg, clientAddress(headers, cfg.trustedProxies));
+        const streamPlace = enterWaitingRoom(cfg, clientAddress(headers, cfg.trustedProxies), "stream");
         if ("refused" in streamPlace) {
           source.close();
           const retryInSeconds = secondsToWait(source.retryMs);
