@@ -16,6 +16,7 @@ import { routeTargetOfAlias } from "./server/path-aliases.mjs";
 import { logger, routeConsoleToLogger } from "./server/logger.mjs";
 import { refuseMalformedPath } from "./server/malformed-path.mjs";
 import { observeRequest, startMetrics } from "./server/metrics.mjs";
+import { OPEN_FILES_BESIDES_WAITING, raiseOpenFileLimit } from "./server/open-files.mjs";
 import { PARKING_HEADER, parkingEdge } from "./server/parking.mjs";
 import { runPrimary } from "./server/primary.mjs";
 import { routeMatcherOfBuild } from "./server/route-pattern.mjs";
@@ -29,6 +30,19 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const log = logger();
 /** The route whose `Prefer: wait` requests the edge parks (lib/api/operations/get-init-status.ts). */
 const WAITING_ROUTE = "/api/init/[id]";
+const LISTEN_BACKLOG = 65_535;
+
+/** Raises the open-file limit (before any worker is forked), and says so when it is below the waiting room. */
+function checkOpenFiles() {
+  const limits = raiseOpenFileLimit();
+  const { waitingPerProcess } = parseConfig(process.env);
+  if (limits !== null && limits.soft < waitingPerProcess + OPEN_FILES_BESIDES_WAITING) {
+    log.warn(
+      { open_files: limits.soft, open_files_hard: limits.hard, waiting_per_process: waitingPerProcess },
+      `the open-file limit (${limits.soft}) is below WAITING_PER_PROCESS + ${OPEN_FILES_BESIDES_WAITING}: connections past it are refused; raise it (ulimit -n, systemd LimitNOFILE) or lower WAITING_PER_PROCESS (docs/deploying.md)`,
+    );
+  }
+}
 
 async function serve() {
   // Checked already (checkEnvironmentOrExit, below, or by the primary before it forked).
@@ -88,7 +102,9 @@ async function serve() {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
 
-  server.listen(port, hostname, () => {
+  // The kernel caps the queue of connections not yet accepted at net.core.somaxconn: a burst of
+  // clients arriving at once waits there instead of being refused (docs/deploying.md).
+  server.listen(port, hostname, LISTEN_BACKLOG, () => {
     log.info({ address: `http://${hostname}:${port}` }, "listening");
     // One process: this is the whole server (under a primary, the primary says it).
     if (!cluster.isWorker) log.info({ url: appUrl }, `ready: open ${appUrl}`);
@@ -118,6 +134,7 @@ process.on("uncaughtException", (error) => {
 if (cluster.isPrimary) {
   // Once, by the primary (or the one process), before anything forks, listens or logs.
   checkEnvironmentOrExit(root);
+  checkOpenFiles();
   if (!dev) Object.assign(process.env, { NODE_ENV: "production" });
   // The development server compiles on demand and reloads itself: one process only.
   const workers = dev ? 1 : workerCount(process.env.WEB_CONCURRENCY);
