@@ -108,23 +108,24 @@ test("1,000 parked waits are answered correctly: approved, denied, and timed out
   const person = await signUp(senders[0], { site: MAIN_URL, email: newEmail() });
   const inits: CreatedInit[] = [];
   for (let batch = 0; batch < 50; batch++) inits.push(...(await Promise.all(Array.from({ length: 20 }, (_, i) => createInit(senders[(batch * 20 + i) % 4])))));
-  // Every third times out after 3 s; the others wait until they are decided.
-  const answers = inits.map((init, index) => held(senders[index % 4], init, index % 3 === 2 ? 3 : 60, { authorization: `Bearer ${init.secret}` }));
+  // One in ten is approved and one in ten denied while they wait; the others time out after 3 s.
+  const fate = (index: number) => (index % 10 === 0 ? "done" : index % 10 === 1 ? "denied" : "pending");
+  const answers = inits.map((init, index) => held(senders[index % 4], init, fate(index) === "pending" ? 3 : 60, { authorization: `Bearer ${init.secret}` }));
   await sleep(1000);
-  const [first, ...rest] = inits.filter((_, index) => index % 3 === 0);
+  const [first, ...rest] = inits.filter((_, index) => fate(index) === "done");
   expect(await approvedIntoNewProject(senders[0], MAIN_URL, person.cookie, first.id, "Thousand")).toBe(true);
   const decide = (init: CreatedInit) =>
-    inits.indexOf(init) % 3 === 0
+    fate(inits.indexOf(init)) === "done"
       ? senders[0]("POST", `/init/${init.id}/approve`, new URLSearchParams({ project: first.id, code_confirmed: "yes" }).toString(), form(MAIN_URL, person.cookie))
       : senders[0]("POST", `/init/${init.id}/deny`, "", form(MAIN_URL, person.cookie));
-  const toDecide = [...rest, ...inits.filter((_, index) => index % 3 === 1)];
+  const toDecide = [...rest, ...inits.filter((_, index) => fate(index) === "denied")];
   for (let start = 0; start < toDecide.length; start += 20) {
     const decisions = await Promise.all(toDecide.slice(start, start + 20).map(decide));
     expect(decisions.every((decision) => decision.status === 303 && !decision.headers.location.includes("error="))).toBe(true);
   }
   const results = await Promise.all(answers);
-  const expected = inits.map((_, index) => (index % 3 === 0 ? "done" : index % 3 === 1 ? "denied" : "pending"));
+  const expected = inits.map((_, index) => fate(index));
   expect(results.map((result) => JSON.parse(result.text).status)).toEqual(expected);
-  expect(results.every((result, index) => result.headers["preference-applied"] === (index % 3 === 2 ? "wait=3" : "wait=60"))).toBe(true);
+  expect(results.every((result, index) => result.headers["preference-applied"] === (fate(index) === "pending" ? "wait=3" : "wait=60"))).toBe(true);
   expect(results.filter((result) => typeof JSON.parse(result.text).access_token === "string")).toHaveLength(expected.filter((status) => status === "done").length);
 });
