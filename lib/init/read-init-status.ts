@@ -1,4 +1,5 @@
 import { sessionUser } from "../auth/sessions";
+import type { EdgeHold } from "../api/route";
 import type { Config } from "../config";
 import { directSql, timestampMs } from "../database/direct-sql";
 import { projectUrl } from "../projects/projects";
@@ -16,8 +17,11 @@ import { assertInitSecret, pickupExtras, returnPickup, takePickup } from "./toke
 /** `project_id` and `project_url` once done; the pickup's extras for the secret's holder. */
 export type StatusAnswer = InitStatusAnswer;
 
-/** RFC 7240 `Prefer: wait`: hold a pending init's answer up to `seconds`, unless the client goes (`signal`). */
-export type Hold = { seconds: number; signal: AbortSignal };
+/**
+ * RFC 7240 `Prefer: wait`: hold a pending init's answer up to `seconds`, unless the client goes
+ * (`signal`); with `edgeHold`, the production server's edge holds it, parked, instead.
+ */
+export type Hold = { seconds: number; signal: AbortSignal; edgeHold?: EdgeHold | null };
 
 /**
  * Who asks: what they presented as `Authorization: Bearer <secret>`, if anything; the session
@@ -56,14 +60,21 @@ export async function readInitRow(id: string): Promise<InitRow | null> {
 export async function readInitStatus(cfg: Config, id: string, caller: StatusCaller, hold: Hold | null = null): Promise<StatusAnswer> {
   if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
   if (hold === null || hold.seconds === 0) return pollInitStatus(cfg, id, caller, null);
+  const resumed = hold.edgeHold?.resumed;
+  if (resumed) return resumedAnswer(cfg, id, caller, hold, resumed);
   // Watched before the first read: a change committed after that read still wakes the wait.
   const watch = watchInit(id, "preferWait");
+  let parked = false;
   try {
-    return await pollInitStatus(cfg, id, caller, { ...hold, watch });
+    return await pollInitStatus(cfg, id, caller, { ...hold, watch, parked: () => (parked = true) });
   } finally {
-    watch.close();
+    // A parked wait's watch is the edge's until it answers (server/parking.mjs).
+    if (!parked) watch.close();
   }
 }
+
+/** When a wait that starts now on `init` ends: after `seconds`, or at the init's expiry. */
+const holdUntil = (init: InitRow, seconds: number) => Math.min(Date.now() + seconds * 1000, init.expiresAt.getTime());
 
 /** Whose clock a poll moves (lib/init/poll-interval.ts): the session is looked up only for a request that carries one and no secret. */
 async function pollerOf(caller: StatusCaller): Promise<Poller> {
@@ -72,7 +83,9 @@ async function pollerOf(caller: StatusCaller): Promise<Poller> {
   return viewer === null ? { kind: "reader", address: caller.origin().address } : { kind: "viewer", userId: viewer.id };
 }
 
-async function pollInitStatus(cfg: Config, id: string, caller: StatusCaller, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
+type Held = Hold & { watch: InitWatch; parked: () => void };
+
+async function pollInitStatus(cfg: Config, id: string, caller: StatusCaller, held: Held | null): Promise<StatusAnswer> {
   const { secret, origin } = caller;
   const init = await readInitRow(id);
   if (init === null) throw initNotFound();
@@ -89,13 +102,37 @@ async function pollInitStatus(cfg: Config, id: string, caller: StatusCaller, hel
     if (pickup !== null) await returnPickup(pickup);
     throw error;
   }
-  if (held !== null && status === "pending") return heldAnswer(cfg, init, secret, origin, held);
+  if (held !== null && status === "pending") {
+    if (!held.edgeHold) return heldAnswer(cfg, init, secret, origin, held);
+    held.edgeHold.park(held.watch, holdUntil(init, held.seconds));
+    held.parked();
+  }
   return statusAnswer(cfg, init, status, now, secret, origin);
+}
+
+/**
+ * A parked wait the edge sends through again (an init change, the end of the wait, the process
+ * stopping): answered as heldAnswer answers once its wait ends, or parked again when the notice
+ * changed nothing and the wait goes on. The poll clock is not moved: the wait was admitted as
+ * one poll at its start.
+ */
+async function resumedAnswer(cfg: Config, id: string, caller: StatusCaller, hold: Hold, resumed: NonNullable<EdgeHold["resumed"]>): Promise<StatusAnswer> {
+  const { secret, origin } = caller;
+  const init = await readInitRow(id);
+  if (init === null) throw initNotFound();
+  if (secret !== null) assertInitSecret(secret, init.secretHash);
+  const now = Date.now();
+  const status = effectiveStatus(init.status, init.expiresAt, now);
+  if (status === "pending" && resumed.end === "changed" && now < resumed.until) {
+    hold.edgeHold?.park(null, resumed.until);
+    return statusAnswer(cfg, init, status, now, secret, origin);
+  }
+  return endOfWait(cfg, init, status, now, secret, origin, hold.signal);
 }
 
 /** The answer once the held init changed, expired, or the wait ended; the row is read again only then. */
 async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, origin: () => RequestOrigin, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
-  const until = Math.min(Date.now() + held.seconds * 1000, first.expiresAt.getTime());
+  const until = holdUntil(first, held.seconds);
   let init = first;
   let now = Date.now();
   let status: InitStatus = "pending";
@@ -108,8 +145,13 @@ async function heldAnswer(cfg: Config, first: InitRow, secret: string | null, or
     // The process is stopping: answered with the status as it is now, the client asks again.
     if (end === "stopping") break;
   }
+  return endOfWait(cfg, init, status, now, secret, origin, held.signal);
+}
+
+/** The answer of a held poll once its wait is over. */
+async function endOfWait(cfg: Config, init: InitRow, status: InitStatus, now: number, secret: string | null, origin: () => RequestOrigin, signal: AbortSignal): Promise<StatusAnswer> {
   // A client that went away must not spend the one-time token on an answer nobody reads.
-  if (secret !== null && status === "done" && !held.signal.aborted) await takePickup(cfg, init.id);
+  if (secret !== null && status === "done" && !signal.aborted) await takePickup(cfg, init.id);
   return statusAnswer(cfg, init, status, now, secret, origin);
 }
 
