@@ -16,6 +16,8 @@ import { routeTargetOfAlias } from "./server/path-aliases.mjs";
 import { logger, routeConsoleToLogger } from "./server/logger.mjs";
 import { refuseMalformedPath } from "./server/malformed-path.mjs";
 import { observeRequest, startMetrics } from "./server/metrics.mjs";
+import { OPEN_FILES_BESIDES_WAITING, raiseOpenFileLimit } from "./server/open-files.mjs";
+import { PARKING_HEADER, parkingEdge } from "./server/parking.mjs";
 import { runPrimary } from "./server/primary.mjs";
 import { routeMatcherOfBuild } from "./server/route-pattern.mjs";
 import { setSecurityHeaders } from "./server/security-headers.mjs";
@@ -26,6 +28,22 @@ const hostname = process.env.HOSTNAME || "0.0.0.0";
 const dev = process.argv.includes("--dev");
 const root = path.dirname(fileURLToPath(import.meta.url));
 const log = logger();
+/** The route whose `Prefer: wait` requests the edge parks (lib/api/operations/get-init-status.ts). */
+const WAITING_ROUTE = "/api/init/[id]";
+const LISTEN_BACKLOG = 65_535;
+
+/** Raises the open-file limit (before any worker is forked), and says so when it is below the waiting room. */
+function checkOpenFiles() {
+  const limits = raiseOpenFileLimit();
+  const { waitingPerProcess } = parseConfig(process.env);
+  if (limits !== null && limits.soft < waitingPerProcess + OPEN_FILES_BESIDES_WAITING) {
+    log.warn(
+      { open_files: limits.soft, open_files_hard: limits.hard, waiting_per_process: waitingPerProcess },
+      `the open-file limit (${limits.soft}) is below WAITING_PER_PROCESS + ${OPEN_FILES_BESIDES_WAITING}: connections past it are refused; raise it (ulimit -n, systemd LimitNOFILE) or lower WAITING_PER_PROCESS (docs/deploying.md)`,
+    );
+  }
+}
+
 async function serve() {
   // Checked already (checkEnvironmentOrExit, below, or by the primary before it forked).
   const { appUrl, port } = parseConfig(process.env);
@@ -37,6 +55,8 @@ async function serve() {
   await app.prepare();
   const handle = app.getRequestHandler();
   const routeOf = routeMatcherOfBuild(root);
+  // Status requests that may wait are parked here between passes through Next.js (server/parking.mjs).
+  const serveWaiting = parkingEdge(handle);
 
   // Browsers that reached the service over https must never use plain http for it again.
   const securityOptions = { httpsOnly: isHttpsOrigin(appUrl), dev };
@@ -49,6 +69,8 @@ async function serve() {
     const requestId = requestIdOf(request.headers[REQUEST_ID_HEADER], randomUUID);
     const url = request.url ?? "";
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+    // Only this edge marks a request as parked: whatever a client sent under that name goes.
+    delete request.headers[PARKING_HEADER];
     request.headers[REQUEST_ID_HEADER] = requestId;
     response.setHeader("X-Request-Id", requestId);
     setSecurityHeaders(request, response, securityOptions);
@@ -64,6 +86,13 @@ async function serve() {
     if (refuseOversizedBody(request, response)) return;
     const aliased = routeTargetOfAlias(url);
     if (aliased !== undefined) request.url = aliased;
+    if (request.method === "GET" && request.headers.prefer !== undefined && routeOf(request.url ?? "") === WAITING_ROUTE) {
+      serveWaiting(request, response).catch((/** @type {unknown} */ error) => {
+        log.error({ err: error, request_id: requestId }, "parked wait failed");
+        response.destroy();
+      });
+      return;
+    }
     void handle(request, response);
   });
 
@@ -73,7 +102,9 @@ async function serve() {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
 
-  server.listen(port, hostname, () => {
+  // The kernel caps the queue of connections not yet accepted at net.core.somaxconn: a burst of
+  // clients arriving at once waits there instead of being refused (docs/deploying.md).
+  server.listen(port, hostname, LISTEN_BACKLOG, () => {
     log.info({ address: `http://${hostname}:${port}` }, "listening");
     // One process: this is the whole server (under a primary, the primary says it).
     if (!cluster.isWorker) log.info({ url: appUrl }, `ready: open ${appUrl}`);
@@ -103,6 +134,7 @@ process.on("uncaughtException", (error) => {
 if (cluster.isPrimary) {
   // Once, by the primary (or the one process), before anything forks, listens or logs.
   checkEnvironmentOrExit(root);
+  checkOpenFiles();
   if (!dev) Object.assign(process.env, { NODE_ENV: "production" });
   // The development server compiles on demand and reloads itself: one process only.
   const workers = dev ? 1 : workerCount(process.env.WEB_CONCURRENCY);

@@ -1,8 +1,10 @@
 import { logger } from "../../server/logger.mjs";
+import { PARK_ANSWER_HEADER, PARKING_HEADER, parkingOf, readParkingHeader, registerParking } from "../../server/parking.mjs";
 import { loggedPath, REQUEST_ID_HEADER } from "../../server/request-context.mjs";
 import { config, type Config } from "../config";
 import { ApiError, ERRORS, rateLimited, secondsToWait } from "../errors";
 import { dpopNonce, type DpopRequest } from "../oauth/dpop";
+import type { InitWatch, WaitEnd } from "../init/init-events";
 import type { RequestOrigin } from "../request-origin";
 import { authenticate, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
 import { discardBody, readFormBody, readJsonBody, readOAuthFormBody } from "./body";
@@ -33,6 +35,13 @@ type Redirect = { to: string; session?: string | null };
 
 type Text = { contentType: string; body: string };
 
+/**
+ * A wait the edge parks (server/parking.mjs) instead of the handler holding it: on the first
+ * pass (`resumed` null) park() hands the edge what wakes it; on a pass the edge resumed (why, and
+ * when the wait ends) park() parks it again. Unless the handler calls park(), it answers.
+ */
+export type EdgeHold = { resumed: { end: Exclude<WaitEnd, "aborted">; until: number } | null; park: (watch: InitWatch | null, until: number) => void };
+
 /** What the operation's function returns for each kind of answer. */
 type ResultOf<Ans> = Ans extends JsonAnswer<infer R> ? R : Ans extends StreamAnswer ? EventSource | null : Ans extends TextAnswer ? Text : Redirect;
 
@@ -49,6 +58,8 @@ type OperationInput<A extends Authentication, P, B> = {
   wait: number;
   /** Aborted when the client goes away: a waiting or streaming operation lets go at once. */
   signal: AbortSignal;
+  /** Set when the edge parks this wait (the production server): the handler must not hold it itself. */
+  edgeHold: EdgeHold | null;
   headers: Headers;
   /** The request's DPoP proof, method and URL (on APP_URL), for an operation that takes proofs. */
   dpop: DpopRequest;
@@ -94,12 +105,41 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
     // the same-origin check or authentication refuses the request.
     const parsed = op.params ? op.params.safeParse(raw) : { success: true as const, data: {} as P };
     const params = parsed.success ? parsed.data : undefined;
-    const asked = op.wait ? preferredWait(headers.get("prefer")) : null;
+    // The edge's mark (server/parking.mjs), trusted only with this process's token: an offer to
+    // park the wait, or a parked wait sent through again (which holds its place already).
+    const edgeMark = op.wait ? readParkingHeader(headers.get(PARKING_HEADER)) : null;
+    const resumed = edgeMark?.end ? parkingOf(edgeMark.id) : undefined;
+    const asked = resumed ? resumed.seconds : op.wait ? preferredWait(headers.get("prefer")) : null;
     // Taken before anything waits, so that the bound holds however many requests arrive at once.
     // Without a place (the room full, or the address holding its share) it is answered as a poll.
-    const place = asked ? enterWaitingRoom(cfg, clientAddress(headers, cfg.trustedProxies)) : null;
+    const place = asked && !resumed ? enterWaitingRoom(cfg, clientAddress(headers, cfg.trustedProxies), "wait") : null;
     const leaveWaitingRoom = place !== null && "leave" in place ? place.leave : null;
     const wait = place !== null && "refused" in place ? null : asked;
+    // Parked, the place goes with the parking: the edge lets go of it once the wait is answered.
+    let parked = false;
+    const edgeHold: EdgeHold | null =
+      wait === null || edgeMark === null
+        ? null
+        : resumed !== undefined && edgeMark.end
+          ? { resumed: { end: edgeMark.end, until: resumed.until }, park: () => (parked = true) }
+          : edgeMark.end === null
+            ? {
+                resumed: null,
+                park: (watch, until) => {
+                  if (watch === null) return;
+                  registerParking(edgeMark.id, {
+                    until,
+                    seconds: wait,
+                    next: (signal) => watch.next(until, signal),
+                    release: () => {
+                      watch.close();
+                      leaveWaitingRoom?.();
+                    },
+                  });
+                  parked = true;
+                },
+              }
+            : null;
     let formFields: Record<string, string> | undefined;
     // RFC 9449 §8: every answer of an operation that takes proofs carries the nonce to put in the next.
     const nonce: Record<string, string> = op.dpop ? { "DPoP-Nonce": dpopNonce(cfg) } : {};
@@ -132,6 +172,7 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
         },
         wait: wait ?? 0,
         signal: request.signal,
+        edgeHold,
         headers,
         dpop,
       });
@@ -144,7 +185,7 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
           source.close();
           return eventStreamResponse(null);
         }
-        const streamPlace = enterWaitingRoom(cfg, clientAddress(headers, cfg.trustedProxies));
+        const streamPlace = enterWaitingRoom(cfg, clientAddress(headers, cfg.trustedProxies), "stream");
         if ("refused" in streamPlace) {
           source.close();
           const retryInSeconds = secondsToWait(source.retryMs);
@@ -162,7 +203,8 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
         return redirectResponse(cfg.appUrl, to, session === undefined ? undefined : session === null ? clearedSessionCookie(cfg) : sessionCookie(cfg, session));
       }
       const applied: Record<string, string> = wait === null ? {} : { "Preference-Applied": `wait=${wait}` };
-      return jsonResponse(answer.status, result, { ...answer.headers?.(result), ...applied, ...nonce });
+      const park: Record<string, string> = parked ? { [PARK_ANSWER_HEADER]: "park" } : {};
+      return jsonResponse(answer.status, result, { ...answer.headers?.(result), ...applied, ...park, ...nonce });
     } catch (error) {
       if (!(error instanceof ApiError)) logUnexpectedError(request, error);
       const known = error instanceof ApiError ? error : new ApiError("internal_error", ERRORS.internal_error.example);
@@ -172,7 +214,7 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
       const kept = answer.keep && formFields ? answer.keep(cfg, formFields, known) : undefined;
       return redirectResponse(cfg.appUrl, target.pathname + target.search, kept);
     } finally {
-      leaveWaitingRoom?.();
+      if (!parked) leaveWaitingRoom?.();
     }
   };
 }

@@ -5,12 +5,13 @@ import { processWide } from "../process-wide";
 import { logger } from "../../server/logger.mjs";
 
 // The requests this process holds open while they wait: status requests with `Prefer: wait`
-// and event streams. Each keeps its request's state for as long as it waits, about 64 KiB of
-// heap, most of it Next.js's own (a request held in an empty route of a bare Next app keeps
-// 56 KiB). Unbounded, 6,000 held requests ran a worker out of its 384 MiB heap, and it crashed
-// with every request on it. So a process holds at most `waitingPerProcess`; past that, a status
-// request is answered at once as a plain poll and an event stream is refused (503), and the
-// clients poll, as they do when a server does not hold requests at all.
+// and event streams. A status request waits parked at the edge (server/parking.mjs), about
+// 10 KiB each; an event stream keeps its request's state for as long as it is open, about 64 KiB
+// of heap, most of it Next.js's own. Unbounded, 6,000 held requests ran a worker out of its
+// 384 MiB heap, and it crashed with every request on it. So a process holds at most
+// `waitingPerProcess`, of which at most `streamsPerProcess` streams; past that, a status request
+// is answered at once as a plain poll and an event stream is refused (503), and the clients
+// poll, as they do when a server does not hold requests at all.
 //
 // One address (IPv6: its /64) holds at most a tenth of the room (WAITING_SHARE_PER_ADDRESS),
 // however large: sixteen streams per init, each open until the init expired, let about 192 inits
@@ -18,10 +19,10 @@ import { logger } from "../../server/logger.mjs";
 
 const FULL_WARNING_INTERVAL_MS = 60_000;
 
-type Room = { held: number; byAddress: Map<string, number>; warnedAt: number };
+type Room = { held: number; streams: number; byAddress: Map<string, number>; warnedAt: number };
 
 // One count per process: the status route and the event stream are separate bundles.
-const room = () => processWide("waiting-room", (): Room => ({ held: 0, byAddress: new Map(), warnedAt: -Infinity }));
+const room = () => processWide("waiting-room", (): Room => ({ held: 0, streams: 0, byAddress: new Map(), warnedAt: -Infinity }));
 
 /** How many places one address may hold in a process's room of `waitingPerProcess`. */
 export const placesPerAddress = (waitingPerProcess: number) => Math.max(1, Math.floor(waitingPerProcess * WAITING_SHARE_PER_ADDRESS));
@@ -29,13 +30,13 @@ export const placesPerAddress = (waitingPerProcess: number) => Math.max(1, Math.
 /** A place (leave() once the wait is over; calls after the first do nothing), or why there is none. */
 export type Place = { leave: () => void } | { refused: "full" | "address_share" };
 
-/** A place for one request that waits, from `address` (the client's, null if unknown). */
-export function enterWaitingRoom(cfg: Config, address: string | null): Place {
+/** A place for one request that waits (a status request, or an event stream), from `address` (the client's, null if unknown). */
+export function enterWaitingRoom(cfg: Config, address: string | null, kind: "wait" | "stream"): Place {
   const state = room();
   const subject = addressSubject(address);
   const holding = state.byAddress.get(subject) ?? 0;
   if (holding >= placesPerAddress(cfg.waitingPerProcess)) return { refused: "address_share" };
-  if (state.held >= cfg.waitingPerProcess) {
+  if (state.held >= cfg.waitingPerProcess || (kind === "stream" && state.streams >= cfg.streamsPerProcess)) {
     const now = Date.now();
     if (now - state.warnedAt >= FULL_WARNING_INTERVAL_MS) {
       state.warnedAt = now;
@@ -44,12 +45,14 @@ export function enterWaitingRoom(cfg: Config, address: string | null): Place {
     return { refused: "full" };
   }
   state.held += 1;
+  if (kind === "stream") state.streams += 1;
   state.byAddress.set(subject, holding + 1);
   let left = false;
   const leave = () => {
     if (left) return;
     left = true;
     state.held -= 1;
+    if (kind === "stream") state.streams -= 1;
     const remaining = (state.byAddress.get(subject) ?? 1) - 1;
     if (remaining === 0) state.byAddress.delete(subject);
     else state.byAddress.set(subject, remaining);

@@ -1,4 +1,5 @@
 import { sessionUser } from "../auth/sessions";
+import type { EdgeHold } from "../api/route";
 import type { Config } from "../config";
 import { directSql, timestampMs } from "../database/direct-sql";
 import { projectUrl } from "../projects/projects";
@@ -17,8 +18,11 @@ import { assertInitSecret, pickupExtras, returnPickup, takePickup } from "./toke
 /** `project_id` and `project_url` once done; the pickup's extras for the secret's holder. */
 export type StatusAnswer = InitStatusAnswer;
 
-/** RFC 7240 `Prefer: wait`: hold a pending init's answer up to `seconds`, unless the client goes (`signal`). */
-export type Hold = { seconds: number; signal: AbortSignal };
+/**
+ * RFC 7240 `Prefer: wait`: hold a pending init's answer up to `seconds`, unless the client goes
+ * (`signal`); with `edgeHold`, the production server's edge holds it, parked, instead.
+ */
+export type Hold = { seconds: number; signal: AbortSignal; edgeHold?: EdgeHold | null };
 
 /**
  * Who asks: what they presented as `Authorization: Bearer <secret>`, if anything; the session
@@ -59,14 +63,21 @@ export async function readInitRow(id: string): Promise<InitRow | null> {
 export async function readInitStatus(cfg: Config, id: string, caller: StatusCaller, hold: Hold | null = null): Promise<StatusAnswer> {
   if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
   if (hold === null || hold.seconds === 0) return pollInitStatus(cfg, id, caller, null);
+  const resumed = hold.edgeHold?.resumed;
+  if (resumed) return resumedAnswer(cfg, id, caller, hold, resumed);
   // Watched before the first read: a change committed after that read still wakes the wait.
   const watch = watchInit(id, "preferWait");
+  let parked = false;
   try {
-    return await pollInitStatus(cfg, id, caller, { ...hold, watch });
+    return await pollInitStatus(cfg, id, caller, { ...hold, watch, parked: () => (parked = true) });
   } finally {
-    watch.close();
+    // A parked wait's watch is the edge's until it answers (server/parking.mjs).
+    if (!parked) watch.close();
   }
 }
+
+/** When a wait that starts now on `init` ends: after `seconds`, or at the init's expiry. */
+const holdUntil = (init: InitRow, seconds: number) => Math.min(Date.now() + seconds * 1000, init.expiresAt.getTime());
 
 /** Whose clock a poll moves (lib/init/poll-interval.ts): the session is looked up only for a request that carries one and no secret. */
 async function pollerOf(caller: StatusCaller): Promise<Poller> {
@@ -84,7 +95,9 @@ function holderOf(cfg: Config, secret: string | null, init: InitRow, dpop: DpopR
   return { secret, dpopJkt: () => (checked ??= boundKey(cfg, init.dpopJkt, dpop)) };
 }
 
-async function pollInitStatus(cfg: Config, id: string, caller: StatusCaller, held: (Hold & { watch: InitWatch }) | null): Promise<StatusAnswer> {
+type Held = Hold & { watch: InitWatch; parked: () => void };
+
+async function pollInitStatus(cfg: Config, id: string, caller: StatusCaller, held: Held | null): Promise<StatusAnswer> {
   const { secret, origin, dpop } = caller;
   const init = await readInitRow(id);
   if (init === null) throw initNotFound();
@@ -104,13 +117,38 @@ async function pollInitStatus(cfg: Config, id: string, caller: StatusCaller, hel
     if (pickup !== null) await returnPickup(pickup);
     throw error;
   }
-  if (held !== null && status === "pending") return heldAnswer(cfg, init, holder, origin, held);
+  if (held !== null && status === "pending") {
+    if (!held.edgeHold) return heldAnswer(cfg, init, holder, origin, held);
+    held.edgeHold.park(held.watch, holdUntil(init, held.seconds));
+    held.parked();
+  }
   return statusAnswer(cfg, init, status, now, holder, origin);
+}
+
+/**
+ * A parked wait the edge sends through again (an init change, the end of the wait, the process
+ * stopping): answered as heldAnswer answers once its wait ends, or parked again when the notice
+ * changed nothing and the wait goes on. The poll clock is not moved: the wait was admitted as
+ * one poll at its start.
+ */
+async function resumedAnswer(cfg: Config, id: string, caller: StatusCaller, hold: Hold, resumed: NonNullable<EdgeHold["resumed"]>): Promise<StatusAnswer> {
+  const { secret, origin, dpop } = caller;
+  const init = await readInitRow(id);
+  if (init === null) throw initNotFound();
+  if (secret !== null) assertInitSecret(secret, init.secretHash);
+  const holder = holderOf(cfg, secret, init, dpop);
+  const now = Date.now();
+  const status = effectiveStatus(init.status, init.expiresAt, now);
+  if (status === "pending" && resumed.end === "changed" && now < resumed.until) {
+    hold.edgeHold?.park(null, resumed.until);
+    return statusAnswer(cfg, init, status, now, holder, origin);
+  }
+  return endOfWait(cfg, init, status, now, holder, origin, hold.signal);
 }
 
 /** The answer once the held init changed, expired, or the wait ended; the row is read again only then. */
 async function heldAnswer(cfg: Config, first: InitRow, holder: Holder | null, origin: () => RequestOrigin, held: Hold & { watch: InitWatch }): Promise<StatusAnswer> {
-  const until = Math.min(Date.now() + held.seconds * 1000, first.expiresAt.getTime());
+  const until = holdUntil(first, held.seconds);
   let init = first;
   let now = Date.now();
   let status: InitStatus = "pending";
@@ -123,8 +161,17 @@ async function heldAnswer(cfg: Config, first: InitRow, holder: Holder | null, or
     // The process is stopping: answered with the status as it is now, the client asks again.
     if (end === "stopping") break;
   }
+  return endOfWait(cfg, init, status, now, holder, origin, held.signal);
+}
+
+/** The answer of a held poll once its wait is over. */
+async function endOfWait(cfg: Config, init: InitRow, status: InitStatus, now: number, holder: Holder | null, origin: () => RequestOrigin, signal: AbortSignal): Promise<StatusAnswer> {
   // A client that went away must not spend the one-time token on an answer nobody reads.
-  if (holder !== null && status === "done" && !held.signal.aborted) await takePickup(cfg, init.id);
+  if (holder !== null && status === "done" && !signal.aborted) {
+    // The DPoP proof first, as a poll checks it: a refused one takes no pickup.
+    if (init.accessTokenId === null) await holder.dpopJkt();
+    await takePickup(cfg, init.id);
+  }
   return statusAnswer(cfg, init, status, now, holder, origin);
 }
 

@@ -192,3 +192,35 @@ test("one address holds at most its tenth of the waiting room, and another addre
   expect(other.status).toBe(200);
   for (const stream of [...held, other]) stream.close();
 });
+
+/** A status request held with `Prefer: wait` from `localAddress`; `leave()` disconnects it mid-wait. */
+function holdFrom(localAddress: string, init: CreatedInit, wait: number) {
+  const controller = new AbortController();
+  const answer = new Promise<{ status: number; applied: string | undefined }>((resolve, reject) => {
+    const request = httpRequest({ host: "127.0.0.1", port: PORT, localAddress, path: `/api/init/${init.id}`, headers: { prefer: `wait=${wait}` }, signal: controller.signal }, (response) => {
+      response.resume();
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, applied: response.headers["preference-applied"] as string | undefined }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+  answer.catch(() => undefined);
+  return { answer, leave: () => controller.abort() };
+}
+
+// Issue 29: a wait is parked at the edge (server/parking.mjs), and its place in the room goes with its client.
+test("a parked wait whose client disconnects frees its place in the waiting room at once", async () => {
+  const address = "127.0.0.9";
+  const inits = await Promise.all([1, 2, 3].map(() => createInit(from(address))));
+  const parked = [holdFrom(address, inits[0], 30), holdFrom(address, inits[1], 30)];
+  await sleep(500);
+  // The address holds its two places: a third wait is answered at once, as a poll.
+  const third = await holdFrom(address, inits[2], 30).answer;
+  expect(third).toEqual({ status: 200, applied: undefined });
+  for (const wait of parked) wait.leave();
+  await sleep(1100);
+  const started = Date.now();
+  const again = await holdFrom(address, inits[2], 2).answer;
+  expect(again).toEqual({ status: 200, applied: "wait=2" });
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
+});

@@ -14,10 +14,12 @@ vi.hoisted(() => {
 
 const LEGACY_CLIENT = { "user-agent": "envsync-cli/1.4.2", [PEER_ADDRESS_HEADER]: "198.51.100.7" };
 
+// The person approves from the client's own address: from another network the link cannot be
+// approved at all (client_elsewhere), passkey or not.
 const approveLink = (session: string, projectId: string, iv: string, fields: Record<string, string> = {}) =>
   dispatch("POST", `/projects/${projectId}/link/${iv}/approve`, {
     body: new URLSearchParams(fields).toString(),
-    headers: { origin: SITE, "content-type": "application/x-www-form-urlencoded", ...cookieHeader(session) },
+    headers: { origin: SITE, "content-type": "application/x-www-form-urlencoded", [PEER_ADDRESS_HEADER]: LEGACY_CLIENT[PEER_ADDRESS_HEADER], ...cookieHeader(session) },
   });
 
 const linkApprovalStatus = async (projectId: string, iv: string) => (await (await db()).linkApproval.findFirst({ where: { projectId, iv } }))?.status;

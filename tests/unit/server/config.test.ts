@@ -18,7 +18,8 @@ describe("parseConfig", () => {
       trustedProxies: { ranges: [], maxHops: 0 },
       sqliteSynchronous: "FULL",
       workerHeapMb: 384,
-      waitingPerProcess: 3072,
+      waitingPerProcess: 16_384,
+      streamsPerProcess: 3072,
       databasePoolSize: 10,
       databaseListenUrl: null,
       sweepIntervalMs: 300_000,
@@ -157,9 +158,12 @@ describe("parseConfig", () => {
     expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).workerHeapMb).toBe(1024);
   });
 
-  // Each held request keeps its share of the heap, so the bound follows the heap unless it is set.
+  // Each held request keeps its share of the heap, so the bound follows the heap unless it is set:
+  // about 10 KiB a parked wait, 64 KiB an event stream.
   it("bounds the requests held open by the heap, unless WAITING_PER_PROCESS says", () => {
-    expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).waitingPerProcess).toBe(10_752);
+    expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).waitingPerProcess).toBe(57_344);
+    expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).streamsPerProcess).toBe(10_752);
+    expect(parseConfig(withKey({ WAITING_PER_PROCESS: "50" })).streamsPerProcess).toBe(50);
     expect(parseConfig(withKey({ WORKER_HEAP_MB: "128" })).waitingPerProcess).toBe(100);
     expect(parseConfig(withKey({ WAITING_PER_PROCESS: "50" })).waitingPerProcess).toBe(50);
     expect(() => parseConfig(withKey({ WAITING_PER_PROCESS: "0" }))).toThrow(/WAITING_PER_PROCESS/);
