@@ -96,3 +96,24 @@ export async function reportedInits(userId: string, initIds: string[]): Promise<
   const reports = await prisma.activityEvent.findMany({ where: { userId, kind: "approval_reported", subjectId: { in: initIds } }, select: { subjectId: true } });
   return new Set(reports.map((report) => report.subjectId));
 }
+
+/** An approval into a project, for the project page's "This wasn't me". */
+export type ProjectApproval = { initId: string; approvedAt: Date; client: string; reported: boolean };
+
+/** The account's latest approvals into `projectId`, newest first, as its activity keeps them. */
+export async function projectApprovals(userId: string, projectId: string, take = 20): Promise<ProjectApproval[]> {
+  const prisma = await db();
+  const approvals = await prisma.activityEvent.findMany({
+    where: { userId, projectId, kind: "init_approved" },
+    select: { subjectId: true, occurredAt: true, sender: true, senderDevice: true },
+    orderBy: [{ occurredAt: "desc" }, { id: "desc" }],
+    take,
+  });
+  const reported = await reportedInits(userId, approvals.map((approval) => approval.subjectId));
+  return approvals.map((approval) => ({
+    initId: approval.subjectId,
+    approvedAt: approval.occurredAt,
+    client: approval.senderDevice === null ? (approval.sender ?? "A client") : `${approval.sender} on ${approval.senderDevice}`,
+    reported: reported.has(approval.subjectId),
+  }));
+}
