@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { reportedApproval } from "@/lib/approvals/report-approval";
+import { reportApproval, reportedApproval } from "@/lib/approvals/report-approval";
+import { config } from "@/lib/config";
 import { db } from "@/lib/database/db";
+import { claimAccessToken } from "@/lib/init/token-pickup";
+import { startLogin } from "@/lib/oauth/refresh-tokens";
 import { dispatch } from "../../helpers/in-process";
 import { approve, cookieHeader, newAccount, SITE } from "../../helpers/forms";
 import { databaseFingerprint } from "../../helpers/hostile";
@@ -102,6 +105,23 @@ describe("POST /activity/approvals/{id}/report", () => {
     expect(await exchanged.json()).toMatchObject({ error: "access_denied" });
     const prisma = await db();
     expect(await prisma.accessToken.count({ where: { user: { email: person.email } } })).toBe(0);
+  });
+
+  // The device-code exchange claims the access token, then starts the login: a report between the two revokes both.
+  it("revokes a login its exchange starts after a report that came between its token and its login", async () => {
+    const device = await deviceAuthorized();
+    const person = await newAccount();
+    await approve(device.initId, person.token, { project: "new", name: "Between", user_code: device.user_code });
+    const prisma = await db();
+    const init = await prisma.init.findUniqueOrThrow({ where: { id: device.initId }, select: { projectId: true, approvedById: true } });
+    const approval = { initId: device.initId, sender: "@acme/cli", senderDevice: null, projectId: init.projectId!, approvedById: init.approvedById!, accessLifetimeSeconds: null };
+    const expiresAt = new Date(Date.now() + 86_400_000);
+    const issued = await claimAccessToken(approval, { address: "127.0.0.1", userAgent: "acme-cli/1.0" }, expiresAt);
+    await reportApproval(config(), approval.approvedById, device.initId, { address: "127.0.0.1", userAgent: "Firefox" });
+    const login = { clientId: "@acme/cli", initId: device.initId, userId: approval.approvedById, projectId: approval.projectId, accessTokenId: issued!.id, startedAt: Date.now(), expiresAt };
+    await expect(startLogin(config(), login)).rejects.toMatchObject({ code: "invalid_grant" });
+    expect(await prisma.oAuthLogin.findMany({ where: { initId: device.initId }, select: { revokedReason: true } })).toEqual([{ revokedReason: "report" }]);
+    expect(await prisma.accessToken.findUniqueOrThrow({ where: { id: issued!.id }, select: { revokedAt: true } })).toEqual({ revokedAt: expect.any(Date) });
   });
 
   it("refuses another account's approval, an init not approved and an unknown id with not_found, writing nothing", async () => {
