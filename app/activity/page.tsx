@@ -6,9 +6,13 @@ import { ACTIVITY_LABELS, type ActivityKind } from "@/lib/activity/activity-kind
 import { listActivity, type ActivityEntry, type ActivityGroup } from "@/lib/activity/list-activity";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
+import { reportedApproval } from "@/lib/approvals/report-approval";
+import { pageMessage } from "@/lib/errors";
 import { lifetimeText } from "@/lib/init/access-lifetime";
 import { clientSoftware } from "@/lib/links/client-software";
 import { ReportedAddress } from "../address-parts";
+import { ReportControl, ReportedNotice } from "../approval-report";
+import { ErrorAlert } from "../form-parts";
 import { LocalTime } from "../local-time";
 
 export const metadata: Metadata = { title: "Activity" };
@@ -76,6 +80,12 @@ function StepText({ entry }: { entry: ActivityEntry }): ReactNode {
         <From entry={entry} />
       </>
     ),
+    approval_reported: (
+      <>
+        Reported by you as not yours: everything it gave was revoked
+        <From entry={entry} />
+      </>
+    ),
   };
   return steps[entry.kind] ?? ACTIVITY_LABELS[entry.kind];
 }
@@ -99,9 +109,14 @@ function Login({ group }: { group: ActivityGroup }) {
   const token = events.find((event) => event.tokenName !== null);
   const links = events.filter((event) => event.kind === "link_created");
   const project = events.find((event) => event.project !== null)?.project ?? null;
+  // An approval not yet reported can be: "This wasn't me" (lib/approvals/report-approval.ts).
+  const reportable = events.some((event) => event.kind === "init_approved") && !events.some((event) => event.kind === "approval_reported");
+  const titleId = `login-${group.initId}`;
   return (
     <li>
-      <p className="entry-title">{clientName(events)}</p>
+      <p className="entry-title" id={titleId}>
+        {clientName(events)}
+      </p>
       <p className="entry-subtitle muted">
         <LocalTime value={events[0].occurredAt} />
         {project === null ? null : (
@@ -138,6 +153,7 @@ function Login({ group }: { group: ActivityGroup }) {
           ))}
         </dl>
       </details>
+      {reportable && group.initId !== null ? <ReportControl initId={group.initId} from="activity" describedBy={titleId} /> : null}
     </li>
   );
 }
@@ -186,14 +202,20 @@ function Entry({ entry }: { entry: ActivityEntry }) {
 export default async function ActivityPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await currentUser();
   if (user === null) redirect(withReturnTo("/signin", "/activity"));
-  const { before } = await searchParams;
-  const page = await listActivity(user.id, typeof before === "string" ? before : undefined);
+  const { before, reported, error } = await searchParams;
+  const [page, report] = await Promise.all([
+    listActivity(user.id, typeof before === "string" ? before : undefined),
+    typeof reported === "string" ? reportedApproval(user.id, reported) : null,
+  ]);
   return (
     <>
       <h1>Activity</h1>
+      <ErrorAlert message={pageMessage(error)} />
+      <ReportedNotice report={report} />
       <p className="muted">
         What happened to your requests, links and access tokens, newest first, and where it came from. If you see a link you did not make, revoke it on
-        its project&apos;s page and revoke the access token that made it on <Link href="/settings/tokens">Access tokens</Link>.
+        its project&apos;s page and revoke the access token that made it on <Link href="/settings/tokens">Access tokens</Link>. If you see an
+        approval you did not mean, &ldquo;This wasn&apos;t me&rdquo; revokes everything it gave at once.
       </p>
       {page.groups.length === 0 ? (
         <p className="muted">{before === undefined ? "Nothing yet." : "Nothing older."}</p>

@@ -1,7 +1,8 @@
 // What an account's activity records (docs/activity.md). The init events copy what the client
 // reported at Create Init and where its request came from; the link and token events name the
 // access token (a collected token is named after the client: "<sender> on <device>"); a
-// password change, where the changing browser was; the passkey events name the passkey.
+// password change, where the changing browser was; the passkey events name the passkey; a
+// reported approval ("This wasn't me", lib/approvals/report-approval.ts), where the report came from.
 
 export const ACTIVITY_KINDS = [
   "init_opened",
@@ -18,6 +19,7 @@ export const ACTIVITY_KINDS = [
   "password_changed",
   "passkey_added",
   "passkey_removed",
+  "approval_reported",
 ] as const;
 
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -38,4 +40,5 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   password_changed: "Password changed; every other session signed out",
   passkey_added: "Passkey added",
   passkey_removed: "Passkey removed",
+  approval_reported: "You reported an approval as not yours: everything it gave was revoked",
 };

@@ -41,10 +41,10 @@ export type ActivityGroup = { initId: string | null; events: ActivityEntry[] };
 export type ActivityPage = { entries: ActivityEntry[]; groups: ActivityGroup[]; olderCursor: string | null };
 
 // These events' subject is the init; a link's init is found through the access token it used.
-const INIT_SUBJECT_KINDS: ReadonlySet<ActivityKind> = new Set(["init_opened", "init_approved", "init_denied", "init_expired", "token_collected"]);
+const INIT_SUBJECT_KINDS: ReadonlySet<ActivityKind> = new Set(["init_opened", "init_approved", "init_denied", "init_expired", "token_collected", "approval_reported"]);
 
 // A decision records the deciding browser's address, not the client's: nothing to compare.
-const PERSON_OBSERVED_KINDS: ReadonlySet<ActivityKind> = new Set(["init_approved", "init_denied"]);
+const PERSON_OBSERVED_KINDS: ReadonlySet<ActivityKind> = new Set(["init_approved", "init_denied", "approval_reported"]);
 
 /**
  * The init of each new link among `entries`, while the init that issued the link's access token

@@ -150,3 +150,17 @@ export function passwordChangedRecord(prisma: Database, userId: string, newHash:
     WHERE u."id" = ${userId} AND u."passwordHash" = ${newHash}
     ON CONFLICT DO NOTHING`;
 }
+
+/**
+ * `userId` reported their approval of init `initId` ("This wasn't me", lib/approvals/): the
+ * event copies the approval's own (the client's report and project), dated `at`, the time of
+ * every revocation it made; `origin`: the reporting browser's request. Once per init.
+ */
+export function approvalReportedRecord(prisma: Database, userId: string, initId: string, at: Date, origin: RequestOrigin): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
+    SELECT ${randomId()}, a."userId", ${activityKind("approval_reported")}, a."subjectId", ${at}, a."projectId", a."projectName", a."sender", a."senderDevice", a."senderOs", a."senderIp", ${origin.address}, ${origin.userAgent}, NULL, NULL, a."decidedBy"
+    FROM "ActivityEvent" a
+    WHERE a."userId" = ${userId} AND a."kind" = ${activityKind("init_approved")} AND a."subjectId" = ${initId}
+    ON CONFLICT DO NOTHING`;
+}

@@ -29,6 +29,8 @@ export type InitView = {
   userCodeShown: boolean;
   approvedById: string | null;
   deniedById: string | null;
+  /** When it was approved or denied (milliseconds since the epoch); null while undecided. */
+  decidedAt: number | null;
   project: { id: string; name: string } | null;
   /** Null when the viewer may not see them (mayShowDetails). */
   details: ClientDetails | null;
@@ -68,6 +70,7 @@ export async function findInitView(id: string, viewerId: string | null): Promise
       userCodeShown: true,
       approvedById: true,
       deniedById: true,
+      decidedAt: true,
       project: { select: { id: true, name: true } },
     },
   });
@@ -79,6 +82,7 @@ export async function findInitView(id: string, viewerId: string | null): Promise
     status,
     createdAt: init.createdAt.getTime(),
     expiresAt: init.expiresAt.getTime(),
+    decidedAt: init.decidedAt?.getTime() ?? null,
     details: mayShowDetails(status, init, viewerId) ? { senderDevice, senderOs, senderIp, observedIp, addressMismatch: reportedAddressFlagged(senderIp, observedIp) } : null,
   };
 }

@@ -73,7 +73,8 @@ export async function claimAccessToken(approval: Approval, origin: RequestOrigin
   const name = approval.senderDevice ? `${approval.sender} on ${approval.senderDevice}` : approval.sender;
   const issued = await issueProjectAccessToken(approval.approvedById, approval.projectId, name, expiresAt, approval.dpopJkt);
   const [claimed] = await inOneTransaction(
-    prisma.init.updateMany({ where: { id: approval.initId, accessTokenId: null }, data: { accessTokenId: issued.id } }),
+    // Only a done init: one whose approval was reported ("This wasn't me", lib/approvals/) is denied.
+    prisma.init.updateMany({ where: { id: approval.initId, status: "done", accessTokenId: null }, data: { accessTokenId: issued.id } }),
     tokenCollectedRecord(prisma, approval.initId, issued.id, origin),
   );
   if (claimed.count === 1) return issued;

@@ -1,7 +1,7 @@
 import { deleteAccessToken, issueProjectAccessToken } from "../access-tokens/issue-access-token";
 import { oauthLoginRevokedRecord } from "../activity/record-activity";
 import type { Config } from "../config";
-import { db, inOneTransaction, inOneTransactionOfThree } from "../database/db";
+import { db, inOneTransactionOfThree } from "../database/db";
 import { invalidGrant } from "../errors";
 import { projectUrl } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
@@ -98,7 +98,7 @@ export async function startLogin(cfg: Config, login: NewLogin): Promise<string> 
   const token = randomSecret(REFRESH_TOKEN_PREFIX);
   const loginId = randomId();
   const tokenId = randomId();
-  await inOneTransaction(
+  const [, , approvalStands] = await inOneTransactionOfThree(
     prisma.oAuthLogin.create({
       data: {
         id: loginId,
@@ -115,8 +115,14 @@ export async function startLogin(cfg: Config, login: NewLogin): Promise<string> 
     prisma.refreshToken.create({
       data: { id: tokenId, loginId, tokenHash: hashSecret(token), accessTokenId: login.accessTokenId, createdAt: new Date(login.startedAt), expiresAt: refreshTokenExpiresAt(cfg, login.startedAt, login.expiresAt) },
     }),
+    // Rewrites the init's own value, to take its row: a report of the approval ("This wasn't me",
+    // lib/approvals/report-approval.ts) either committed before, and the init is denied, or
+    // comes after and finds this login to revoke.
+    prisma.init.updateMany({ where: { id: login.initId, status: "done", accessTokenId: login.accessTokenId }, data: { accessTokenId: login.accessTokenId } }),
   );
-  return token;
+  if (approvalStands.count === 1) return token;
+  await prisma.oAuthLogin.updateMany({ where: { id: loginId, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: "report" } });
+  throw invalidGrant("The person took this approval back.");
 }
 
 /**

@@ -5,7 +5,7 @@ import { approveAsNewPerson, createInit, over, status } from "./flow";
 // The account's activity page (docs/activity.md): after a person approves a client and the
 // client links itself, the login is one entry that tells it in order (opened, approved by you
 // from this browser, token collected, linked), the client's own words shown as text, the
-// details folded.
+// details folded; "This wasn't me" takes the approval back and says what it revoked.
 
 test("a person approves a client, the client links itself, and the activity page tells the login as one entry", async ({ page, request }) => {
   const init = await createInit(request);
@@ -43,6 +43,19 @@ test("a person approves a client, the client links itself, and the activity page
   await page.goBack();
   await login.getByRole("link", { name: "Activity vault" }).click();
   await expect(page.getByRole("heading", { name: "Activity vault" })).toBeVisible();
+
+  // "This wasn't me" (docs/pages.md): one confirmation revokes everything the approval gave, and the page says what.
+  await page.goBack();
+  await login.getByText("This wasn’t me…").click();
+  await login.getByRole("button", { name: "Yes, revoke everything" }).click();
+  const revoked = page.getByRole("status", { name: "What the report revoked" });
+  await expect(revoked).toContainText("1 access token: @acme/cli on build box <b>bold</b>");
+  await expect(revoked).toContainText(`1 link · @acme/cli on build box <b>bold</b> (iv ${link.iv})`);
+  await expect(entries.first().locator("ol.story > li").last()).toContainText("Reported by you as not yours");
+  await expect(entries.first().getByText("This wasn’t me…")).toHaveCount(0);
+  // Its bearer and its access token are refused at once.
+  expect((await request.get(`/api/projects/${collected.project_id}`, { headers: { authorization: link.bearer } })).status()).toBe(401);
+  expect((await request.post(`/api/projects/${collected.project_id}/link/${"b".repeat(32)}`, { headers: { authorization: `Bearer ${collected.access_token}` } })).status()).toBe(401);
 });
 
 test("the activity page asks a signed-out visitor to sign in and come back", async ({ page }) => {

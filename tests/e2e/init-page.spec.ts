@@ -106,7 +106,7 @@ test("the page follows the status without a reload: it turns expired when the in
 
 // Issue 14, item 2: a client that prints the code says so; its page then hides the code and
 // needs it typed (the default INIT_CODE_CHECK=confirm would show it to whoever holds the URL).
-test("an init whose client prints the code needs it typed, and the outcome says who approved", async ({ page, browser, request, baseURL }) => {
+test("an init whose client prints the code needs it typed, the outcome says who approved, and the approver may undo it", async ({ page, browser, request, baseURL }) => {
   const init = await createInit(request, baseURL!, { sender: "@acme/cli", user_code_shown: true });
   await page.goto(init.redirect_url);
   await signUpFromInitPage(page, newEmail());
@@ -118,7 +118,14 @@ test("an init whose client prints the code needs it typed, and the outcome says 
   // Another account opening the same page learns only that someone else approved it.
   const other = await anotherAccountOn(browser, `${baseURL}/init/${init.id}`);
   await expect(other.getByText("This request has been approved by another account.")).toBeVisible();
+  await expect(other.getByText("Undo…")).toHaveCount(0);
   await other.close();
+  // Issue 28 item 3: the approver may undo it for a few minutes; the client, which has collected nothing, never will.
+  await page.getByText("Undo…").click();
+  await page.getByRole("button", { name: "Yes, revoke everything" }).click();
+  await expect(page.getByRole("heading", { name: "Request denied" })).toBeVisible();
+  await expect(page.getByText("You took this approval back")).toBeVisible();
+  await expect(page.getByRole("status", { name: "What the report revoked" })).toContainText("Nothing was left to revoke");
 });
 
 // Issue 26 item 1: new projects per account per hour (NEW_PROJECTS_PER_ACCOUNT_PER_HOUR, 10 by

@@ -7,6 +7,7 @@ import { recordInitOpened } from "@/lib/activity/record-activity";
 import { requestOrigin } from "@/lib/api/client-address";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
+import { reportedApproval, type ReportedApproval } from "@/lib/approvals/report-approval";
 import { config } from "@/lib/config";
 import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-lengths";
 import { pageMessage } from "@/lib/errors";
@@ -15,10 +16,12 @@ import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import type { InitStatus } from "@/lib/init/init-lifecycle";
 import { proximityOf, type Proximity } from "@/lib/init/proximity";
+import { UNDO_APPROVAL_MS } from "@/lib/limits/rules";
 import { listProjects } from "@/lib/projects/projects";
 import { ClientIdNote } from "./client-id-note";
 import { LiveStatus } from "./live-status";
 import { ObservedAddress, ProximityNotice, ReportedAddress } from "../../address-parts";
+import { ReportControl, ReportedNotice } from "../../approval-report";
 import { ErrorAlert } from "../../form-parts";
 import { PasskeyStepUp } from "../../passkey-step-up";
 import { approvalsNeedPasskey } from "@/lib/passkeys/step-up";
@@ -208,12 +211,25 @@ function decidedBy(deciderId: string | null, viewerId: string | null): string {
   return deciderId === viewerId ? " by you" : " by another account";
 }
 
-function Outcome({ init, viewerId }: { init: InitView; viewerId: string | null }) {
+/** The approver may undo an approval for UNDO_APPROVAL_MS after it; later, "This wasn't me" in the activity does the same. */
+function mayUndo(init: InitView, viewerId: string | null, now: number): boolean {
+  return init.status === "done" && viewerId !== null && init.approvedById === viewerId && init.decidedAt !== null && now - init.decidedAt < UNDO_APPROVAL_MS;
+}
+
+function Outcome({ init, viewerId, report }: { init: InitView; viewerId: string | null; report: ReportedApproval | null }) {
+  if (report !== null) {
+    return (
+      <section className="card" aria-label="Outcome">
+        <p>You took this approval back (&ldquo;This wasn&apos;t me&rdquo;). The client has no access any more: it has to start again, and be approved again.</p>
+        <ReportedNotice report={report} />
+      </section>
+    );
+  }
   if (init.status === "done") {
     const mine = init.project !== null && init.approvedById === viewerId;
     return (
       <section className="card" aria-label="Outcome">
-        <p>This request has been approved{decidedBy(init.approvedById, viewerId)}.</p>
+        <p id="approved-outcome">This request has been approved{decidedBy(init.approvedById, viewerId)}.</p>
         {mine && init.project ? (
           <p>
             The client now has access to <Link href={`/projects/${init.project.id}`}>{init.project.name}</Link>. Once it has linked itself, the link is
@@ -221,6 +237,12 @@ function Outcome({ init, viewerId }: { init: InitView; viewerId: string | null }
           </p>
         ) : null}
         <p>You can close this page and return to your terminal.</p>
+        {mayUndo(init, viewerId, Date.now()) ? (
+          <>
+            <p className="hint">Not what you meant? For {UNDO_APPROVAL_MS / 60_000} minutes you can undo it here; later, use &ldquo;This wasn&apos;t me&rdquo; in your activity.</p>
+            <ReportControl initId={init.id} from="init" describedBy="approved-outcome" label="Undo…" />
+          </>
+        ) : null}
       </section>
     );
   }
@@ -270,7 +292,7 @@ export default async function InitPage({
       {/* Decided or expired: what happened comes first, then who had asked, for the account that decided only. */}
       {init.status !== "pending" ? (
         <>
-          <Outcome init={init} viewerId={user?.id ?? null} />
+          <Outcome init={init} viewerId={user?.id ?? null} report={user !== null && init.approvedById === user.id ? await reportedApproval(user.id, init.id) : null} />
           {init.details === null ? null : <WhoIsAsking init={init} proximity={null} />}
         </>
       ) : (

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
+import { projectApprovals, reportedApproval, type ProjectApproval } from "@/lib/approvals/report-approval";
 import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
 import { clientSoftware } from "@/lib/links/client-software";
@@ -9,6 +10,7 @@ import { listProjectLinks, type LinkStatus, type LinkSummary } from "@/lib/links
 import { prepareProjectKey, storedKey, type ProjectPublicKey } from "@/lib/projects/project-keys";
 import { findOwnedProject } from "@/lib/projects/projects";
 import { resolveProjectId } from "@/lib/projects/resolve-project";
+import { ReportControl, ReportedNotice } from "../../approval-report";
 import { CopyButton } from "../../copy-button";
 import { KeyPending } from "./key-pending";
 import { DoneNotice, ErrorAlert, RevokeControl } from "../../form-parts";
@@ -112,6 +114,30 @@ function LinkedClients({ projectId, links }: { projectId: string; links: LinkSum
   );
 }
 
+/** The person's approvals of clients into this project, each with "This wasn't me" (lib/approvals/report-approval.ts). */
+function Approvals({ approvals }: { approvals: ProjectApproval[] }) {
+  if (approvals.length === 0) return null;
+  return (
+    <section aria-labelledby="approvals">
+      <h2 id="approvals">Your approvals</h2>
+      <ul className="card entries">
+        {approvals.map((approval) => (
+          <li key={approval.initId}>
+            <p className="entry-title" id={`approval-${approval.initId}`}>
+              {approval.client}
+            </p>
+            <p className="entry-subtitle muted">
+              Approved <LocalTime value={approval.approvedAt} />
+              {approval.reported ? " · reported as not yours, everything it gave revoked" : null}
+            </p>
+            {approval.reported ? null : <ReportControl initId={approval.initId} from="project" describedBy={`approval-${approval.initId}`} />}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export default async function ProjectPage({
   params,
   searchParams,
@@ -129,12 +155,13 @@ export default async function ProjectPage({
   if (projectId !== id) redirect(`/projects/${projectId}`);
   const project = await findOwnedProject(user.id, projectId);
   if (project === null) notFound();
-  const [publicKey, links, query] = await Promise.all([storedKey(project.id), listProjectLinks(user.id, project.id), searchParams]);
+  const [publicKey, links, approvals, query] = await Promise.all([storedKey(project.id), listProjectLinks(user.id, project.id), projectApprovals(user.id, project.id), searchParams]);
   // A project's key is generated when first needed, and its owner opening this page is such a
   // need: the generation starts here and takes a few seconds, which the page shows rather than wait.
   if (publicKey === null) prepareProjectKey(config(), project.id);
   const error = pageMessage(query.error);
   const revoked = links.find((link) => link.id === query.revoked && link.revokedAt !== null);
+  const report = typeof query.reported === "string" ? await reportedApproval(user.id, query.reported) : null;
   return (
     <>
       <h1>{project.name}</h1>
@@ -146,6 +173,7 @@ export default async function ProjectPage({
             : null
         }
       />
+      <ReportedNotice report={report} />
       <dl className="card facts">
         <dt>Project id</dt>
         <dd>
@@ -158,6 +186,7 @@ export default async function ProjectPage({
       </dl>
       {publicKey === null ? <KeyPending /> : <PublicKey publicKey={publicKey} />}
       <LinkedClients projectId={project.id} links={links} />
+      <Approvals approvals={approvals} />
     </>
   );
 }

@@ -20,6 +20,7 @@ import { introspectTokenOperation } from "./introspect-token";
 import { addPasskeyOperation } from "./add-passkey";
 import { passkeyRegistrationOptionsOperation, passkeySignInOptionsOperation, passkeyStepUpOptionsOperation } from "./passkey-options";
 import { removePasskeyOperation } from "./remove-passkey";
+import { reportApprovalOperation } from "./report-approval";
 import { revokeAccessTokenOperation } from "./revoke-access-token";
 import { revokeLinkOperation } from "./revoke-link";
 import { revokeTokenOperation } from "./revoke-token";
@@ -72,4 +73,5 @@ export const OPERATIONS: readonly Operation[] = [
   removePasskeyOperation,
   setPasskeyApprovalsOperation,
   passkeyStepUpOptionsOperation,
+  reportApprovalOperation,
 ];
