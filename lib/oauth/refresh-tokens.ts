@@ -30,8 +30,11 @@ export const REFRESH_TOKEN_PREFIX = "ilrt_";
 export const CONCURRENT_REFRESH_GRACE_MS = 10_000;
 const REFRESH_TOKEN_PATTERN = /^ilrt_[A-Za-z0-9_-]{43}$/;
 
-/** Why a login ended early: a retired refresh token came back, or its client revoked it (RFC 7009). */
-export type RevocationReason = "reuse" | "revocation";
+/**
+ * Why a login ended early: a retired refresh token came back, its client revoked it (RFC 7009), or
+ * the person reported its approval ("This wasn't me", lib/approvals/report-approval.ts).
+ */
+export type RevocationReason = "reuse" | "revocation" | "report";
 
 /** A refresh token's row with its login, as every use of one reads it. */
 export type StoredRefreshToken = {

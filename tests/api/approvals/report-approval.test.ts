@@ -114,11 +114,11 @@ describe("POST /activity/approvals/{id}/report", () => {
     await approve(device.initId, person.token, { project: "new", name: "Between", user_code: device.user_code });
     const prisma = await db();
     const init = await prisma.init.findUniqueOrThrow({ where: { id: device.initId }, select: { projectId: true, approvedById: true } });
-    const approval = { initId: device.initId, sender: "@acme/cli", senderDevice: null, projectId: init.projectId!, approvedById: init.approvedById!, accessLifetimeSeconds: null };
+    const approval = { initId: device.initId, sender: "@acme/cli", senderDevice: null, projectId: init.projectId!, approvedById: init.approvedById!, accessLifetimeSeconds: null, dpopJkt: null };
     const expiresAt = new Date(Date.now() + 86_400_000);
     const issued = await claimAccessToken(approval, { address: "127.0.0.1", userAgent: "acme-cli/1.0" }, expiresAt);
     await reportApproval(config(), approval.approvedById, device.initId, { address: "127.0.0.1", userAgent: "Firefox" });
-    const login = { clientId: "@acme/cli", initId: device.initId, userId: approval.approvedById, projectId: approval.projectId, accessTokenId: issued!.id, startedAt: Date.now(), expiresAt };
+    const login = { clientId: "@acme/cli", initId: device.initId, userId: approval.approvedById, projectId: approval.projectId, accessTokenId: issued!.id, startedAt: Date.now(), expiresAt, dpopJkt: null };
     await expect(startLogin(config(), login)).rejects.toMatchObject({ code: "invalid_grant" });
     expect(await prisma.oAuthLogin.findMany({ where: { initId: device.initId }, select: { revokedReason: true } })).toEqual([{ revokedReason: "report" }]);
     expect(await prisma.accessToken.findUniqueOrThrow({ where: { id: issued!.id }, select: { revokedAt: true } })).toEqual({ revokedAt: expect.any(Date) });
