@@ -95,11 +95,13 @@ test("two tabs of one browser both show an approval made in a third, without a r
 // lib/api/route.ts answers it; a buffering proxy fails it too): the page polls.
 test("a page whose event stream is refused follows the init by polling", async ({ page, context, request }) => {
   const init = await createInit(request);
-  await page.goto(init.redirect_url);
-  await signUpFromInitPage(page, newEmail());
+  // Refused from the first page on: a stream the page opened before would be answered 200 (and
+  // taken for the reloaded page's).
   await page.route(`**/api/init/${init.id}/events`, (route) =>
     route.fulfill({ status: 503, headers: { "retry-after": "5" }, contentType: "application/json", json: { error: "This server holds as many waiting requests as it can. Poll the status instead.", code: "server_busy" } }),
   );
+  await page.goto(init.redirect_url);
+  await signUpFromInitPage(page, newEmail());
   const refused = page.waitForResponse((response) => response.url().endsWith(`/api/init/${init.id}/events`));
   const polled = page.waitForResponse((response) => response.url().endsWith(`/api/init/${init.id}`) && response.request().method() === "GET");
   await page.reload();
