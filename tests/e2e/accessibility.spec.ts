@@ -24,10 +24,23 @@ const MODES: Mode[] = [
 
 const isPhone = (mode: Mode) => mode.viewport.width === PHONE.width;
 
-async function contextFor(browser: Browser, mode: Mode, person?: { site: string; session: string }): Promise<BrowserContext> {
-  const context = await browser.newContext({ colorScheme: mode.colorScheme, viewport: mode.viewport });
+async function contextFor(browser: Browser, person?: { site: string; session: string }): Promise<BrowserContext> {
+  const context = await browser.newContext({ colorScheme: MODES[0].colorScheme, viewport: MODES[0].viewport });
   if (person) await context.addCookies([{ name: sessionCookieName(person.site), value: person.session, url: person.site }]);
   return context;
+}
+
+/**
+ * Puts the open page in each mode in turn and runs `check`. The page is loaded once: the colour
+ * scheme and the width are CSS media queries alone (app/globals.css), so switching them is what a
+ * fresh load in that mode would show, at a quarter of the loads.
+ */
+async function inEveryMode(page: Page, check: (mode: Mode) => Promise<void>) {
+  for (const mode of MODES) {
+    await page.emulateMedia({ colorScheme: mode.colorScheme });
+    await page.setViewportSize(mode.viewport);
+    await check(mode);
+  }
 }
 
 /** Zero axe violations, listed by rule and element when there are some. */
@@ -78,20 +91,20 @@ async function expectHeaderWithinColumn(page: Page) {
   expect(await email.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
 }
 
-/** Opens `url` in every mode and audits it; `after` checks more in the open page. */
+/** Opens `url`, lets `prepare` act in it, then audits it in every mode; `after` checks more in each. */
 async function auditEverywhere(browser: Browser, url: string, options: { person?: { site: string; session: string }; prepare?: (page: Page) => Promise<void>; after?: (page: Page, mode: Mode) => Promise<void>; shot: string }) {
-  for (const mode of MODES) {
-    const context = await contextFor(browser, mode, options.person);
-    const page = await context.newPage();
-    await page.goto(url);
-    await options.prepare?.(page);
+  const context = await contextFor(browser, options.person);
+  const page = await context.newPage();
+  await page.goto(url);
+  await options.prepare?.(page);
+  await inEveryMode(page, async (mode) => {
     await page.screenshot({ path: `test-results/screenshots/pages/${options.shot}-${mode.name}.png`, fullPage: true });
     await expectNoViolations(page);
     await expectHeaderWithinColumn(page);
     if (isPhone(mode)) await expectPhoneLayout(page);
     await options.after?.(page, mode);
-    await context.close();
-  }
+  });
+  await context.close();
 }
 
 type Signed = Person & { site: string };
@@ -105,7 +118,7 @@ async function initOn(send: ReturnType<typeof over>): Promise<CreatedInit> {
   return createInit(send, { sender: "@acme/deploy-cli", sender_device: "Ana’s laptop", sender_os: "macOS 15", sender_ip: "192.168.1.10" });
 }
 
-// Each test opens its page four times and runs axe on each: more than the default minute on a busy machine.
+// Each test runs axe in four modes, some on several pages: more than the default minute on a busy machine.
 test.describe.configure({ timeout: 180_000 });
 
 test("the home page, signed out", async ({ browser }) => {
@@ -124,12 +137,12 @@ test("the verification page (/device), and its answer to a code no request waits
 
 // The API reference renders in the browser (Swagger UI): each mode waits for its error-code table.
 test("the API reference (/docs): one column with the header, no sideways scrolling at 390 px", async ({ browser }) => {
-  for (const mode of MODES) {
-    const context = await contextFor(browser, mode);
-    const page = await context.newPage();
-    await page.goto(`${MAIN_URL}/docs`);
-    const table = page.locator(".api-reference .info table").first();
-    await expect(table).toContainText("code_mismatch", { timeout: 20_000 });
+  const context = await contextFor(browser);
+  const page = await context.newPage();
+  await page.goto(`${MAIN_URL}/docs`);
+  const table = page.locator(".api-reference .info table").first();
+  await expect(table).toContainText("code_mismatch", { timeout: 20_000 });
+  await inEveryMode(page, async (mode) => {
     await page.screenshot({ path: `test-results/screenshots/pages/docs-${mode.name}.png`, fullPage: true });
     await table.screenshot({ path: `test-results/screenshots/pages/docs-table-${mode.name}.png` });
     // The table's header cells stand apart ("status meaning", never "statusmeaning").
@@ -138,8 +151,8 @@ test("the API reference (/docs): one column with the header, no sideways scrolli
     const reference = (await page.locator(".api-reference").boundingBox())!;
     expect(Math.abs(header.width - (reference.width + 32))).toBeLessThanOrEqual(1);
     await expectNoSidewaysScroll(page);
-    await context.close();
-  }
+  });
+  await context.close();
 });
 
 test("the not-found page", async ({ browser }) => {
@@ -148,17 +161,17 @@ test("the not-found page", async ({ browser }) => {
 
 // Issue 26, item 5: server.mjs's own plain page for a path with a broken % escape (no site header to check).
 test("the bad-request page", async ({ browser }) => {
-  for (const mode of MODES) {
-    const context = await contextFor(browser, mode);
-    const page = await context.newPage();
-    const response = await page.goto(`${MAIN_URL}/init/%E0%A4%A`);
-    expect(response?.status()).toBe(400);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bad request");
+  const context = await contextFor(browser);
+  const page = await context.newPage();
+  const response = await page.goto(`${MAIN_URL}/init/%E0%A4%A`);
+  expect(response?.status()).toBe(400);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Bad request");
+  await inEveryMode(page, async (mode) => {
     await page.screenshot({ path: `test-results/screenshots/pages/bad-request-${mode.name}.png`, fullPage: true });
     await expectNoViolations(page);
     await expectNoSidewaysScroll(page);
-    await context.close();
-  }
+  });
+  await context.close();
 });
 
 // Issue 28, item 2: the passkeys page with a passkey (added with Chromium's virtual
