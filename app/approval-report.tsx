@@ -39,21 +39,20 @@ export function ReportedNotice({ report }: { report: ReportedApproval | null }) 
         {nothing ? "Nothing was left to revoke, and the client can collect nothing more." : "Revoked:"}
       </p>
       {nothing ? null : (
-        <ul>
-          <li>
-            {plural(report.accessTokens.length, "access token", "access tokens")}
-            {report.accessTokens.length === 0 ? null : `: ${report.accessTokens.join(", ")}`}
-          </li>
-          <li>{plural(report.logins, "OAuth login (its refresh tokens)", "OAuth logins (their refresh tokens)")}</li>
-          <li>
-            {plural(report.links.length, "link", "links")}
-            {report.links.map((link) => (
-              <span key={link.iv}>
-                {" "}
-                · {link.tokenName} (iv <code>{link.iv}</code>)
-              </span>
-            ))}
-          </li>
+        <ul className="revoked">
+          {report.accessTokens.length === 0 ? null : <li>{`${plural(report.accessTokens.length, "access token", "access tokens")}: ${report.accessTokens.join(", ")}`}</li>}
+          {report.logins === 0 ? null : <li>{plural(report.logins, "OAuth login (its refresh tokens)", "OAuth logins (their refresh tokens)")}</li>}
+          {report.links.length === 0 ? null : (
+            <li>
+              {plural(report.links.length, "link", "links")}
+              {report.links.map((link) => (
+                <span key={link.iv}>
+                  {" "}
+                  · {link.tokenName} (iv <code>{link.iv}</code>)
+                </span>
+              ))}
+            </li>
+          )}
         </ul>
       )}
       <p>A verifier that checks a link&apos;s bearer offline, without introspecting, accepts it until it expires.</p>

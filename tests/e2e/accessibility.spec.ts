@@ -311,13 +311,29 @@ test("the projects list", async ({ browser, request }) => {
   });
 });
 
-test("the activity: an approval, a token pickup, two links and a revocation", async ({ browser, request }) => {
+test("the activity: an approval, a token pickup, two links and a revocation, with This wasn't me's confirmation open", async ({ browser, request }) => {
   const { owner } = await projectWithLinks(over(request, MAIN_URL));
   await auditEverywhere(browser, `${MAIN_URL}/activity`, {
     person: owner,
     shot: "activity",
     prepare: async (page) => {
       await expect(page.getByText("Payments API with a rather long project name").first()).toBeVisible();
+      await page.getByText("This wasn’t me…").first().click();
+      await expect(page.getByRole("button", { name: "Yes, revoke everything" })).toBeVisible();
+    },
+  });
+});
+
+// Issue 28, item 3: the page a report returns to, saying what it revoked.
+test("the activity after This wasn't me: what the report revoked", async ({ browser, request }) => {
+  const { owner } = await projectWithLinks(over(request, MAIN_URL));
+  await auditEverywhere(browser, `${MAIN_URL}/activity`, {
+    person: owner,
+    shot: "activity-reported",
+    prepare: async (page) => {
+      await page.getByText("This wasn’t me…").first().click();
+      await page.getByRole("button", { name: "Yes, revoke everything" }).click();
+      await expect(page.getByRole("status", { name: "What the report revoked" })).toContainText("1 access token");
     },
   });
 });
