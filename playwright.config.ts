@@ -18,6 +18,8 @@ export const SHORT_URL = `http://127.0.0.1:${firstPort + 1}`;
 export const COMPAT_URL = `http://localhost:${firstPort + 2}`;
 /** The server tests/e2e/hardening.spec.ts starts itself. */
 export const HARDENING_PORT = firstPort + 7;
+/** The server tests/e2e/proxies.spec.ts starts itself, and the proxy it puts in front. */
+export const PROXIES_PORTS = { server: firstPort + 4, proxy: firstPort + 5 };
 /** The two-instance suite's servers and balancer (playwright.multi.config.ts). */
 export const MULTI_PORTS = { a: firstPort + 2, b: firstPort + 3, balancer: firstPort + 6 };
 

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, request as httpRequest, type Server } from "node:http";
 import { expect, test } from "@playwright/test";
-import { scratchDatabase } from "../../playwright.config";
+import { PROXIES_PORTS, scratchDatabase } from "../../playwright.config";
 import { createInit, signUp, type CreatedInit, type Send } from "../helpers/journey.mjs";
 import { newEmail, sendFrom, signUpFromInitPage } from "./flow";
 import { startOwnServer, type OwnServer } from "./own-server";
@@ -10,9 +10,8 @@ import { startOwnServer, type OwnServer } from "./own-server";
 // trusts one proxy (127.0.0.1, run here), and clients from other loopback addresses (the whole
 // 127.0.0.0/8 answers) and from this machine's other interface, which is not loopback.
 
-const firstPort = Number(process.env.E2E_PORT ?? 3100);
-const PORT = firstPort + 10;
-const PROXY_PORT = firstPort + 11;
+const PORT = PROXIES_PORTS.server;
+const PROXY_PORT = PROXIES_PORTS.proxy;
 const SERVER = `http://127.0.0.1:${PORT}`;
 const PROXY_ADDRESS = "127.0.0.1";
 /** This machine's address on its network interface (not loopback); see docs/testing.md. */
