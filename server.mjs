@@ -68,6 +68,7 @@ async function serve() {
     const started = performance.now();
     const requestId = requestIdOf(request.headers[REQUEST_ID_HEADER], randomUUID);
     const url = request.url ?? "";
+    const route = routeOf(url);
     request.headers[PEER_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
     // Only this edge marks a request as parked: whatever a client sent under that name goes.
     delete request.headers[PARKING_HEADER];
@@ -77,13 +78,12 @@ async function serve() {
     // "close" rather than "finish": a held wait or an event stream the client left counts too.
     response.on("close", () => {
       const seconds = (performance.now() - started) / 1000;
-      const route = routeOf(url);
       const method = request.method ?? "GET";
       observeRequest(method, route, response.statusCode, seconds);
       log.info({ request_id: requestId, method, path: loggedPath(url), route, status: response.statusCode, ms: Math.round(seconds * 1000) }, "request");
     });
-    if (refuseMalformedPath(request, response)) return;
-    if (refuseOversizedBody(request, response)) return;
+    if (refuseMalformedPath(request, response, route)) return;
+    if (refuseOversizedBody(request, response, route)) return;
     const aliased = routeTargetOfAlias(url);
     if (aliased !== undefined) request.url = aliased;
     if (request.method === "GET" && request.headers.prefer !== undefined && routeOf(request.url ?? "") === WAITING_ROUTE) {

@@ -32,6 +32,7 @@ export const ERRORS = {
     status: 400,
     meaning: "The path has a percent-escape that is not valid UTF-8 (`%E0%A4%A`, `%zz`); answered before any operation runs.",
     example: MALFORMED_PATH_MESSAGE,
+    oauth: { error: "invalid_request" },
   },
   invalid_json: { status: 400, meaning: "The body is not valid JSON (or not UTF-8).", example: "The request body is not valid JSON.", oauth: { error: "invalid_request" } },
   duplicate_session_cookie: {

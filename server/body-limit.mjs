@@ -5,12 +5,13 @@
 // copied every page's and form's body up to 10 MB and logged a plain-text "Request body
 // exceeded 10MB" line: issue 14).
 
+import { edgeErrorBody } from "./edge-errors.mjs";
+
 export const MAX_REQUEST_BODY_BYTES = 16 * 1024;
 
 const LINGER_AFTER_REFUSAL_MS = 2000;
 
-/** The JSON answer for a body over the limit, as lib/api/response.ts gives it. */
-export const PAYLOAD_TOO_LARGE_BODY = JSON.stringify({ error: `The request body must be at most ${MAX_REQUEST_BODY_BYTES} bytes.`, code: "payload_too_large" });
+const PAYLOAD_TOO_LARGE_MESSAGE = `The request body must be at most ${MAX_REQUEST_BODY_BYTES} bytes.`;
 
 /**
  * True when the request declares a body over the limit (Content-Length): answered here with a
@@ -20,12 +21,13 @@ export const PAYLOAD_TOO_LARGE_BODY = JSON.stringify({ error: `The request body 
  * once the answer is out the connection is closed.
  * @param {import("node:http").IncomingMessage} request
  * @param {import("node:http").ServerResponse} response
+ * @param {string} route the request's route pattern, for the answer's shape (server/edge-errors.mjs)
  */
-export function refuseOversizedBody(request, response) {
+export function refuseOversizedBody(request, response, route) {
   const declared = Number(request.headers["content-length"] ?? 0);
   if (declared > MAX_REQUEST_BODY_BYTES) {
     response.writeHead(413, { "Content-Type": "application/json", "Cache-Control": "no-store", Connection: "close" });
-    response.end(PAYLOAD_TOO_LARGE_BODY);
+    response.end(edgeErrorBody(route, "payload_too_large", PAYLOAD_TOO_LARGE_MESSAGE));
     return true;
   }
   if (request.headers["transfer-encoding"] === undefined) return false;

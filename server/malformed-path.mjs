@@ -3,6 +3,7 @@
 // escaped lone surrogate) is refused here, before Next.js sees it: Next's own path decoding
 // throws on it and answers a plain-text 500 (issue 26, item 5), which broke the promise that
 // every /api/ answer is JSON and let anyone inflate the 5xx metrics.
+import { edgeErrorBody } from "./edge-errors.mjs";
 import { pathOf } from "./request-context.mjs";
 
 /** The message of the 400 `malformed_path` (lib/errors.ts takes it as its example). */
@@ -10,8 +11,6 @@ export const MALFORMED_PATH_MESSAGE = "The request path has a percent-escape tha
 
 /** Paths that answer JSON (as server/security-headers.mjs sorts them). */
 const JSON_PREFIXES = ["/api/", "/.well-known/"];
-
-const MALFORMED_PATH_BODY = JSON.stringify({ error: MALFORMED_PATH_MESSAGE, code: "malformed_path" });
 
 // Plain markup: no script or style, so the page's Content-Security-Policy holds as it is; the
 // browser's own light colours, which pass the contrast audit (its dark link colour does not).
@@ -38,8 +37,9 @@ export function hasMalformedEscape(target) {
  * /api/ and /.well-known/, a page elsewhere, and the connection closed (a body is never read).
  * @param {import("node:http").IncomingMessage} request
  * @param {import("node:http").ServerResponse} response
+ * @param {string} route the request's route pattern, for the answer's shape (server/edge-errors.mjs)
  */
-export function refuseMalformedPath(request, response) {
+export function refuseMalformedPath(request, response, route) {
   const url = request.url ?? "";
   if (!hasMalformedEscape(url)) return false;
   const json = JSON_PREFIXES.some((prefix) => url.startsWith(prefix));
@@ -48,6 +48,6 @@ export function refuseMalformedPath(request, response) {
     "Cache-Control": "no-store",
     Connection: "close",
   });
-  response.end(json ? MALFORMED_PATH_BODY : MALFORMED_PATH_PAGE);
+  response.end(json ? edgeErrorBody(route, "malformed_path", MALFORMED_PATH_MESSAGE) : MALFORMED_PATH_PAGE);
   return true;
 }

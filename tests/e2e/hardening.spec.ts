@@ -192,7 +192,9 @@ test("a path with an undecodable percent-escape: 400, JSON under /api/, a page e
     if (method === "HEAD") continue;
     if (path.startsWith("/api/") || path.startsWith("/.well-known/")) {
       expect(answer.headers["content-type"], `${method} ${path}`).toMatch(/^application\/json/);
-      expect(JSON.parse(answer.text), `${method} ${path}`).toEqual({ error: "The request path has a percent-escape that is not valid UTF-8.", code: "malformed_path" });
+      // Create Project Link's answers, refusals included, carry success: false (server/edge-errors.mjs).
+      const envelope = /^\/api\/projects\/[^/]+\/link\//.test(path) ? { success: false } : {};
+      expect(JSON.parse(answer.text), `${method} ${path}`).toEqual({ ...envelope, error: "The request path has a percent-escape that is not valid UTF-8.", code: "malformed_path" });
     } else {
       expect(answer.headers["content-type"], `${method} ${path}`).toMatch(/^text\/html/);
       expect(answer.headers["content-security-policy"], `${method} ${path}`).toContain("script-src 'self' 'nonce-");
@@ -220,12 +222,23 @@ const streamed = (bytes: number) => (request: ClientRequest) => {
 // given one, Next copied every page's and form's body up to 10 MB and logged that line.
 test("a huge body is refused before it is buffered: 413 JSON, and no Next body-size line in the log", async () => {
   const refusal = { error: "The request body must be at most 16384 bytes.", code: "payload_too_large" };
+  // Declared: answered on the headers, while the client has sent almost none of the 50 MB; in
+  // the shape of the route's own refusals (server/edge-errors.mjs).
+  const declaredHuge = (path: string, type: string) =>
+    rawRequest("POST", path, { "content-type": type, origin: APP_URL, "content-length": 50 * 1024 * 1024 }, (request) => request.write("x".repeat(1024)));
+  for (const [path, expected] of [
+    [`/api/projects/f0hzLD1VaTUHWk7oIoQhpg/link/${"ab".repeat(16)}`, { success: false, ...refusal }],
+    ["/api/oauth/token", { error: "invalid_request", error_description: refusal.error }],
+  ] as const) {
+    const declared = await declaredHuge(path, "application/json");
+    expect(declared.status, path).toBe(413);
+    expect(JSON.parse(declared.text), path).toEqual(expected);
+  }
   for (const [path, type] of [
     ["/api/init", "application/json"],
     ["/auth/signin", "application/x-www-form-urlencoded"],
   ]) {
-    // Declared: answered on the headers, while the client has sent almost none of the 50 MB.
-    const declared = await rawRequest("POST", path, { "content-type": type, origin: APP_URL, "content-length": 50 * 1024 * 1024 }, (request) => request.write("x".repeat(1024)));
+    const declared = await declaredHuge(path, type);
     expect(declared.status, path).toBe(413);
     expect(JSON.parse(declared.text)).toEqual(refusal);
     // Streamed without a length: the route refuses it at its limit; the rest is never buffered.

@@ -24,7 +24,7 @@ describe("refuseMalformedPath", () => {
   let port: number;
   beforeAll(async () => {
     server = createServer((request, response) => {
-      if (refuseMalformedPath(request, response)) return;
+      if (refuseMalformedPath(request, response, "/api/init/[id]")) return;
       response.end("passed on");
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
