@@ -72,9 +72,11 @@ export const browserOptions = {
   },
 };
 
-// Specs of presentation alone (axe in four modes, the docs page): what they check is the same
-// whatever the database, so the PostgreSQL pass of `npm test` leaves them to the SQLite one.
-const PRESENTATION_ONLY = ["**/accessibility.spec.ts", "**/docs.spec.ts"];
+// Specs of presentation alone (axe in four modes, the docs page, the pages' own behaviour: time
+// zones, the favicon, headings, the way back after signing in): what they check is the same
+// whatever the database, so the PostgreSQL pass of `npm test` leaves them to the SQLite one. (A
+// page following a decision live on PostgreSQL: approval-flow.spec.ts, parked-waits.spec.ts.)
+const PRESENTATION_ONLY = ["**/accessibility.spec.ts", "**/docs.spec.ts", "**/pages.spec.ts"];
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -86,7 +86,7 @@ if (postgresUrl) {
   const soaked = besideNext(soak, process.execPath, ["tests/load/soak.mjs"]);
   await step("API tests on PostgreSQL", bin("vitest"), ["run", "tests/api"], { postgresql: true });
   await soaked;
-  await step("end-to-end tests on PostgreSQL (all but accessibility and docs)", bin("playwright"), ["test"], { postgresql: true });
+  await step("end-to-end tests on PostgreSQL (all but those of presentation alone)", bin("playwright"), ["test"], { postgresql: true });
   await step("two instances on one PostgreSQL database", bin("playwright"), ["test", "--config", "playwright.multi.config.ts"], { postgresql: true });
   console.log("\nnpm test: all suites passed, on SQLite and on PostgreSQL.");
 } else {
