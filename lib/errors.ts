@@ -234,8 +234,10 @@ export const ERRORS = {
   },
   unavailable: {
     status: 503,
-    meaning: "The database does not answer; `Retry-After` says when to try again.",
-    example: "The database does not answer.",
+    meaning:
+      "The database does not answer, or could not take the request in time (every connection busy under load, or its write lock held elsewhere); `Retry-After` says when to try again.",
+    example: "The database is busy. Try again in a moment.",
+    page: "The service is busy right now. Try again in a moment.",
     oauth: { error: "temporarily_unavailable" },
   },
   key_not_ready: {

@@ -93,15 +93,18 @@ export type Operation<A extends Authentication = Authentication, P = unknown, B 
   answer: Ans;
   /** Fields the operation puts on every failure (Create Project Link's `success: false`). */
   errorEnvelope?: Record<string, string | number | boolean>;
-  /** Every code it may answer, 5xx included. */
+  /** Every code it may answer, 5xx included (`unavailable` is added unless `database` is false). */
   errors: readonly ErrorCode[];
+  /** False for an operation that never reads the database, so never answers `unavailable` (lib/database/busy.ts). */
+  database?: false;
   doc?: ApiDoc;
 };
 
-/** Declares an operation, keeping its types for route(). */
+/** Declares an operation, keeping its types for route(); one that reads the database may answer `unavailable`. */
 export const operation = <A extends Authentication, M extends Method, P = Record<string, never>, B = undefined, Ans extends Answer<P, never> = Answer<P, never>>(
   declared: Operation<A, P, B, Ans, M>,
-): Operation<A, P, B, Ans, M> => declared;
+): Operation<A, P, B, Ans, M> =>
+  declared.database === false || declared.errors.includes("unavailable") ? declared : { ...declared, errors: [...declared.errors, "unavailable"] };
 
 /** The path clients call, OpenAPI-templated: `/api/init/[id]` → `/api/init/{id}`. */
 export const publicPath = (op: Pick<Operation, "route" | "path">): string =>

@@ -2,6 +2,7 @@ import { logger } from "../../server/logger.mjs";
 import { PARK_ANSWER_HEADER, PARKING_HEADER, parkingOf, readParkingHeader, registerParking } from "../../server/parking.mjs";
 import { loggedPath, REQUEST_ID_HEADER } from "../../server/request-context.mjs";
 import { config, type Config } from "../config";
+import { databaseBusy, isDatabaseBusy } from "../database/busy";
 import { ApiError, ERRORS, rateLimited, secondsToWait } from "../errors";
 import { dpopNonce, type DpopRequest } from "../oauth/dpop";
 import type { InitWatch, WaitEnd } from "../init/init-events";
@@ -206,8 +207,10 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
       const park: Record<string, string> = parked ? { [PARK_ANSWER_HEADER]: "park" } : {};
       return jsonResponse(answer.status, result, { ...answer.headers?.(result), ...applied, ...park, ...nonce });
     } catch (error) {
-      if (!(error instanceof ApiError)) logUnexpectedError(request, error);
-      const known = error instanceof ApiError ? error : new ApiError("internal_error", ERRORS.internal_error.example);
+      const busy = !(error instanceof ApiError) && isDatabaseBusy(error);
+      if (busy) logger().warn({ request_id: headers.get(REQUEST_ID_HEADER), err: error }, "database busy: answered 503 unavailable");
+      else if (!(error instanceof ApiError)) logUnexpectedError(request, error);
+      const known = error instanceof ApiError ? error : busy ? databaseBusy() : new ApiError("internal_error", ERRORS.internal_error.example);
       if (!("redirect" in answer)) return withHeaders(errorResponse(known, op.errorEnvelope, takesBearer(op.auth), op.dialect), nonce);
       const target = new URL(params === undefined ? "/" : answer.back(params, query()), cfg.appUrl);
       target.searchParams.set("error", known.code);

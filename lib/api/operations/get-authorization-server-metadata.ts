@@ -13,6 +13,7 @@ export const getAuthorizationServerMetadataOperation = operation({
   auth: "none",
   answer: { status: 200, headers: () => METADATA_HEADERS },
   errors: ["internal_error"],
+  database: false,
   doc: {
     operationId: "getAuthorizationServerMetadata",
     summary: "OAuth authorization server metadata",

@@ -8,6 +8,7 @@ export const getLiveOperation = operation({
   auth: "none",
   answer: { status: 200 },
   errors: [],
+  database: false,
   doc: {
     operationId: "getLive",
     summary: "Liveness",

@@ -7,6 +7,7 @@ export const getMetricsOperation = operation({
   auth: "metrics",
   answer: { text: true },
   errors: ["unauthorized", "invalid_token", "not_found"],
+  database: false,
   doc: {
     operationId: "getMetrics",
     summary: "Metrics",

@@ -12,6 +12,7 @@ export const getOpenApiDocumentOperation = operation({
   auth: "none",
   answer: { status: 200, headers: () => ({ "Cache-Control": CACHE_CONTROL }) },
   errors: [],
+  database: false,
   doc: {
     operationId: "getOpenApiDocument",
     summary: "This document",

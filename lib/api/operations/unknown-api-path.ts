@@ -8,6 +8,7 @@ export const unknownApiPathOperation = operation({
   auth: "none",
   answer: { status: 404 },
   errors: ["malformed_path", "not_found"],
+  database: false,
   doc: {
     operationId: "unknownApiPath",
     summary: "Any other /api path",
