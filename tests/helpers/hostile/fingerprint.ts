@@ -25,6 +25,9 @@ const FINGERPRINTED = [
   ["OAuthLogin", "id"],
   ["RefreshToken", "id"],
   ["ActivityEvent", "id"],
+  ["Passkey", "id"],
+  ["PasskeyApprovals", "userId"],
+  ["PasskeyChallenge", "id"],
 ] as const;
 
 type TableName = (typeof FINGERPRINTED)[number][0];
