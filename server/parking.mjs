@@ -183,7 +183,7 @@ export function parkingEdge(handle) {
     const store = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (request));
     for (const symbol of Object.getOwnPropertySymbols(request)) if (!ownSymbols.has(symbol)) delete store[symbol];
     // So do the listeners it added to the request: its `error` listener holds the pass's response,
-    // and through it Next.js's whole state of the request (about 20 KiB, for as long as it waits).
+    // and through it Next.js's state of the request, for as long as the request is parked.
     for (const name of request.eventNames()) {
       const own = ownListeners.get(name);
       for (const listener of request.rawListeners(name)) if (!own?.has(listener)) request.removeListener(name, /** @type {(...args: unknown[]) => void} */ (listener));
