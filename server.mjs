@@ -30,6 +30,8 @@ const root = path.dirname(fileURLToPath(import.meta.url));
 const log = logger();
 /** The route whose `Prefer: wait` requests the edge parks (lib/api/operations/get-init-status.ts). */
 const WAITING_ROUTE = "/api/init/[id]";
+/** The route whose event streams the edge parks (lib/api/operations/stream-init-events.ts). */
+const STREAM_ROUTE = "/api/init/[id]/events";
 const LISTEN_BACKLOG = 65_535;
 
 /** Raises the open-file limit (before any worker is forked), and says so when it is below the waiting room. */
@@ -55,8 +57,8 @@ async function serve() {
   await app.prepare();
   const handle = app.getRequestHandler();
   const routeOf = routeMatcherOfBuild(root);
-  // Status requests that may wait are parked here between passes through Next.js (server/parking.mjs).
-  const serveWaiting = parkingEdge(handle);
+  // Status requests that may wait, and event streams, are parked here between passes through Next.js (server/parking.mjs).
+  const { serveWaiting, serveStream } = parkingEdge(handle);
 
   // Browsers that reached the service over https must never use plain http for it again.
   const securityOptions = { httpsOnly: isHttpsOrigin(appUrl), dev };
@@ -86,9 +88,11 @@ async function serve() {
     if (refuseOversizedBody(request, response, route)) return;
     const aliased = routeTargetOfAlias(url);
     if (aliased !== undefined) request.url = aliased;
-    if (request.method === "GET" && request.headers.prefer !== undefined && routeOf(request.url ?? "") === WAITING_ROUTE) {
-      serveWaiting(request, response).catch((/** @type {unknown} */ error) => {
-        log.error({ err: error, request_id: requestId }, "parked wait failed");
+    const target = request.method === "GET" ? routeOf(request.url ?? "") : null;
+    const parkable = target === STREAM_ROUTE ? serveStream : target === WAITING_ROUTE && request.headers.prefer !== undefined ? serveWaiting : null;
+    if (parkable !== null) {
+      parkable(request, response).catch((/** @type {unknown} */ error) => {
+        log.error({ err: error, request_id: requestId }, target === STREAM_ROUTE ? "parked event stream failed" : "parked wait failed");
         response.destroy();
       });
       return;

@@ -1,19 +1,28 @@
 // @ts-check
-// Parked waits: a status request with `Prefer: wait` costs, while it waits, its socket and a few
-// small objects here, not Next.js's state of the request (76 KiB each when the route handler
-// itself held it). The edge (server.mjs) sends such a request through Next.js as usual, with an
-// offer to park it; the route (lib/api/route.ts) answers it as a poll, and when the answer would
-// be held it registers a parking (what to wait on, and how to let go) and asks the edge to park
-// instead. The edge keeps the socket and, when the init changes or the wait ends, sends the
+// Parked waits and streams: a status request with `Prefer: wait` costs, while it waits, its socket
+// and a few small objects here, not Next.js's state of the request (76 KiB each when the route
+// handler itself held it). The edge (server.mjs) sends such a request through Next.js as usual,
+// with an offer to park it; the route (lib/api/route.ts) answers it as a poll, and when the answer
+// would be held it registers a parking (what to wait on, and how to let go) and asks the edge to
+// park instead. The edge keeps the socket and, when the init changes or the wait ends, sends the
 // same request through Next.js again, marked as resumed: the route answers it as the end of a
 // held poll, or parks it again (a notice that changed nothing). So every rule of the answer
 // (the secret, the poll clock, the pickup, slow_down) stays in the route.
+//
+// An event stream (`GET /api/init/{id}/events`) is parked the same way: the first pass validates
+// it and takes its places as the route always does, and answers the stream's headers and first
+// frames; the edge writes them, keeps the socket, writes the heartbeats and ends the stream at its
+// lifetime (server/event-stream.mjs, shared with the route's own streams), and sends a pass
+// whenever the init may have changed or its row is due to be read again: that pass's answer is
+// the next frames (the status answer the route produces, as the event's data), and it says
+// whether the stream goes on.
 //
 // The mark is a header whose value starts with a random token of this process: the edge
 // removes the header from every request it receives, and the route trusts it only with the
 // token, so neither a client nor a server without this edge (`next start`) can forge it.
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { ServerResponse } from "node:http";
+import { pumpFrames } from "./event-stream.mjs";
 import { processWide } from "./process-wide.mjs";
 
 /** Request header, set by the edge only: `<token> <id>` (the offer), `<token> <id> <end>` (resumed). */
@@ -27,9 +36,13 @@ export const PARK_ANSWER_HEADER = "x-initlink-park";
 const RESUMING_ENDS = ["changed", "deadline", "stopping"];
 
 /**
- * What the route leaves with the edge for a parked request: when to wake it, and what to let go
- * of once it is answered or its client left.
- * @typedef {{ until: number, seconds: number, next: (signal: AbortSignal) => Promise<WaitEnd>, release: () => void }} Parking
+ * What the route leaves with the edge for a parked request: what wakes it (`next`), and what to
+ * let go of once it is answered or its client left. A wait also keeps when it ends and the wait
+ * asked for; a stream, its next step (the row read again, the event due if any).
+ * @typedef {{ next: (signal: AbortSignal) => Promise<WaitEnd>, release: () => void }} ParkingBase
+ * @typedef {ParkingBase & { kind: "wait", until: number, seconds: number }} WaitParking
+ * @typedef {ParkingBase & { kind: "stream", step: (end: ResumingEnd) => Promise<import("./event-stream.mjs").StreamStep> }} StreamParking
+ * @typedef {WaitParking | StreamParking} Parking
  */
 
 const token = () => processWide("parking-token", () => randomBytes(18).toString("base64url"));
@@ -130,21 +143,36 @@ class CapturedResponse extends ServerResponse {
   }
 }
 
+/** Writes a pass's whole answer and ends the response. @param {ServerResponse} response @param {CapturedResponse} captured */
+function answer(response, captured) {
+  writeHead(response, captured);
+  response.end(Buffer.concat(captured.chunks));
+}
+
+/** Sets the pass's status and headers on the response (Next.js hands a response header over as a list of values). @param {ServerResponse} response @param {CapturedResponse} captured */
+function writeHead(response, captured) {
+  for (const [name, value] of Object.entries(captured.getHeaders())) if (value !== undefined && name !== PARK_ANSWER_HEADER) response.setHeader(name, value);
+  response.statusCode = captured.statusCode;
+  response.statusMessage = captured.statusMessage;
+}
+
 /**
- * The edge's part: serves a request that may wait (`handle`: Next.js's request handler) by
- * passes through Next.js, parking it between them.
+ * The edge's part: serves a request that may wait or stream (`handle`: Next.js's request handler)
+ * by passes through Next.js, parking it between them.
  * @param {(request: import("node:http").IncomingMessage, response: ServerResponse) => Promise<unknown>} handle
  */
 export function parkingEdge(handle) {
   let lastId = 0;
 
   /**
-   * One pass through Next.js: true if the route parked the request, else its answer is written.
-   * @param {import("node:http").IncomingMessage} request @param {ServerResponse} response @param {number} id @param {ResumingEnd | null} end
+   * One pass through Next.js: its answer, kept, and whether the route parked the request.
+   * @param {import("node:http").IncomingMessage} request @param {number} id @param {ResumingEnd | null} end
+   * @returns {Promise<{ captured: CapturedResponse, parked: boolean }>}
    */
-  async function pass(request, response, id, end) {
+  async function pass(request, id, end) {
     const url = request.url;
     const ownSymbols = new Set(Object.getOwnPropertySymbols(request));
+    const ownListeners = new Map(request.eventNames().map((name) => [name, new Set(request.rawListeners(name))]));
     request.headers[PARKING_HEADER] = parkingHeader(id, end);
     /** @type {() => void} */
     let done = () => undefined;
@@ -154,30 +182,79 @@ export function parkingEdge(handle) {
     // What Next.js kept on the request object (its request meta) goes with the pass.
     const store = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (request));
     for (const symbol of Object.getOwnPropertySymbols(request)) if (!ownSymbols.has(symbol)) delete store[symbol];
+    // So do the listeners it added to the request: its `error` listener holds the pass's response,
+    // and through it Next.js's state of the request, for as long as the request is parked.
+    for (const name of request.eventNames()) {
+      const own = ownListeners.get(name);
+      for (const listener of request.rawListeners(name)) if (!own?.has(listener)) request.removeListener(name, /** @type {(...args: unknown[]) => void} */ (listener));
+    }
     request.url = url;
-    // Next.js hands a response header over as a list of values.
-    if ([captured.getHeader(PARK_ANSWER_HEADER)].flat().includes("park") && parkingOf(id) !== undefined) return true;
-    for (const [name, value] of Object.entries(captured.getHeaders())) if (value !== undefined && name !== PARK_ANSWER_HEADER) response.setHeader(name, value);
-    response.statusCode = captured.statusCode;
-    response.statusMessage = captured.statusMessage;
-    response.end(Buffer.concat(captured.chunks));
-    return false;
+    return { captured, parked: [captured.getHeader(PARK_ANSWER_HEADER)].flat().includes("park") && parkingOf(id) !== undefined };
   }
 
-  /** @param {import("node:http").IncomingMessage} request @param {ServerResponse} response */
-  return async function serveWaiting(request, response) {
-    const id = ++lastId;
-    try {
-      if (!(await pass(request, response, id, null))) return;
-      const parking = /** @type {Parking} */ (parkingOf(id));
+  /**
+   * The first pass of a request the edge offers to park: false when it was answered (written
+   * whole); true when the route parked it, a stream's beginning then written and the socket kept.
+   * Nothing of the pass outlives this function: Next.js's state of the request goes with it.
+   * @param {import("node:http").IncomingMessage} request @param {ServerResponse} response @param {number} id @param {boolean} stream
+   */
+  async function begin(request, response, id, stream) {
+    const { captured, parked } = await pass(request, id, null);
+    if (!parked) answer(response, captured);
+    else if (stream) {
+      writeHead(response, captured);
+      response.write(Buffer.concat(captured.chunks));
+    }
+    return parked;
+  }
+
+  /**
+   * Serves one request with an offer to park it (a status wait, or an event stream: `stream`),
+   * `keep` holding it once parked, and lets go of its parking however it ends.
+   * @param {boolean} stream
+   * @param {(request: import("node:http").IncomingMessage, response: ServerResponse, parking: Parking, id: number, left: AbortSignal) => Promise<void>} keep
+   */
+  const serve = (stream, keep) =>
+    /** @param {import("node:http").IncomingMessage} request @param {ServerResponse} response */
+    async (request, response) => {
+      const id = ++lastId;
+      // Listened to before the first pass: a client that leaves during it frees its place too.
       const left = new AbortController();
       response.once("close", () => left.abort());
-      for (;;) {
-        const end = await parking.next(left.signal);
-        if (end === "aborted" || !(await pass(request, response, id, end))) return;
+      try {
+        if (await begin(request, response, id, stream)) await keep(request, response, /** @type {Parking} */ (parkingOf(id)), id, left.signal);
+      } finally {
+        left.abort();
+        releaseParking(id);
       }
-    } finally {
-      releaseParking(id);
+    };
+
+  /** A parked wait: its answer is the first pass that does not park it again. */
+  const serveWaiting = serve(false, async (request, response, parking, id, left) => {
+    for (;;) {
+      const end = await parking.next(left);
+      if (end === "aborted") return;
+      const { captured, parked } = await pass(request, id, end);
+      if (!parked) return answer(response, captured);
     }
-  };
+  });
+
+  /**
+   * A parked stream, its beginning written: each pass's frames, and the heartbeats between,
+   * until a pass ends it, its lifetime ends, or its client leaves. A pass that fails fails the
+   * stream (the client reconnects with Last-Event-ID).
+   */
+  const serveStream = serve(true, async (request, response, parking, id, left) => {
+    const next = async () => {
+      const end = await parking.next(left);
+      if (end === "aborted") return { frames: "", more: false };
+      const { captured, parked } = await pass(request, id, end);
+      if (captured.statusCode !== 200) throw new Error(`a parked event stream's pass answered ${captured.statusCode}`);
+      return { frames: Buffer.concat(captured.chunks).toString(), more: parked };
+    };
+    await pumpFrames((frames) => response.write(frames), next, () => left.aborted);
+    response.end();
+  });
+
+  return { serveWaiting, serveStream };
 }

@@ -69,9 +69,12 @@ export function redirectResponse(appUrl: string, path: string, setCookie?: strin
 /** 204 No Content: nothing more to send (an EventSource stops reconnecting). */
 export const noContentResponse = (): Response => new Response(null, { status: 204, headers: API_HEADERS });
 
-/** A Server-Sent Events answer (its headers alone for HEAD). no-transform keeps the server's compression from buffering the events. */
-export function eventStreamResponse(stream: ReadableStream<Uint8Array> | null): Response {
-  return new Response(stream, {
-    headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform", "X-Accel-Buffering": "no" },
+/**
+ * A Server-Sent Events answer (its headers alone for HEAD; a parked stream's frames due now, for
+ * the edge to write). no-transform keeps the server's compression from buffering the events.
+ */
+export function eventStreamResponse(body: ReadableStream<Uint8Array> | string | null, headers: Record<string, string> = {}): Response {
+  return new Response(body, {
+    headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store, no-transform", "X-Accel-Buffering": "no", ...headers },
   });
 }

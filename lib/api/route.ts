@@ -1,5 +1,6 @@
 import { logger } from "../../server/logger.mjs";
-import { PARK_ANSWER_HEADER, PARKING_HEADER, parkingOf, readParkingHeader, registerParking } from "../../server/parking.mjs";
+import { retryFrame, stepFrames, type StreamStep } from "../../server/event-stream.mjs";
+import { PARK_ANSWER_HEADER, PARKING_HEADER, parkingOf, readParkingHeader, registerParking, type ResumingEnd } from "../../server/parking.mjs";
 import { loggedPath, REQUEST_ID_HEADER } from "../../server/request-context.mjs";
 import { config, type Config } from "../config";
 import { databaseBusy, isDatabaseBusy } from "../database/busy";
@@ -25,9 +26,10 @@ import { enterWaitingRoom, placesPerAddress } from "./waiting-room";
 // params, body, the operation, the answer. A thrown ApiError becomes its status and JSON body
 // (or, for a form, a 303 back to the form's page with ?error=<code>); anything else is our
 // fault: logged with the request id, answered with a generic 500 that carries no detail. An
-// operation that streams returns what it follows (framed as Server-Sent Events here), or null
-// for 204 No Content; every check it makes comes before. Requests that wait (`Prefer: wait`) and
-// streams take a place in the process's waiting room here, and nowhere else.
+// operation that streams returns what it follows (framed as Server-Sent Events here, or parked at
+// the production server's edge between its steps: server/parking.mjs), or null for 204 No
+// Content; every check it makes comes before. Requests that wait (`Prefer: wait`) and streams
+// take a place in the process's waiting room here, and nowhere else.
 
 export type RouteHandler = (request: Request, context: { params: Promise<RawParams> }) => Promise<Response>;
 
@@ -88,6 +90,89 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   return response;
 }
 
+const PARK: Record<string, string> = { [PARK_ANSWER_HEADER]: "park" };
+
+// A parking is an instance of a class, without closures: a closure keeps the whole scope it was
+// made in, and the bundler inlines small functions into route()'s, whose scope holds the request
+// and through it Next.js's state of the request, for as long as the client waits.
+
+/** A parked wait: woken by its watch or at `until`; released, the watch and the place (`leave`) go. */
+class WaitParking {
+  readonly kind = "wait";
+  constructor(
+    private readonly watch: InitWatch,
+    readonly until: number,
+    readonly seconds: number,
+    private readonly leave: (() => void) | null,
+  ) {}
+
+  next(signal: AbortSignal): Promise<WaitEnd> {
+    return this.watch.next(this.until, signal);
+  }
+
+  release(): void {
+    this.watch.close();
+    this.leave?.();
+  }
+}
+
+/** A parked stream: its source's steps and waits; released, the source and the place (`leave`) go. */
+class StreamParking {
+  readonly kind = "stream";
+  constructor(
+    private readonly source: EventSource,
+    private readonly leave: () => void,
+  ) {}
+
+  next(signal: AbortSignal): Promise<WaitEnd> {
+    return this.source.wait(signal);
+  }
+
+  step(end: ResumingEnd): Promise<StreamStep> {
+    return this.source.step(end);
+  }
+
+  release(): void {
+    this.source.close();
+    this.leave();
+  }
+}
+
+/**
+ * The first pass of a stream the edge offers to park (server/parking.mjs): `retry` and the event
+ * due now, and, while more may follow, the rest left with the edge. The edge writes this answer's
+ * headers and frames and keeps the socket; the source, its follower's count and its place in the
+ * waiting room (`leave`) are let go of when the edge releases the parking.
+ */
+async function parkedStream(id: number, source: EventSource, leave: () => void): Promise<Response> {
+  const parking = new StreamParking(source, leave);
+  try {
+    const step = await source.step(null);
+    const frames = retryFrame(source.retryMs) + stepFrames(step);
+    if (!step.more) {
+      parking.release();
+      return eventStreamResponse(frames);
+    }
+    registerParking(id, parking);
+    return eventStreamResponse(frames, PARK);
+  } catch (error) {
+    parking.release();
+    throw error;
+  }
+}
+
+/**
+ * A parked stream the edge sends through again (a change noticed, the row's reread due, the
+ * process stopping): the frames of its next step, parked again while more may follow. Released
+ * meanwhile (its client went, or its lifetime ended), it has nothing more to say.
+ */
+async function resumedStream(id: number, end: ResumingEnd): Promise<Response> {
+  const parking = parkingOf(id);
+  if (parking?.kind !== "stream") return eventStreamResponse("");
+  const step = await parking.step(end);
+  return eventStreamResponse(stepFrames(step), step.more ? PARK : {});
+}
+
 export function route<A extends Authentication, P, B, Ans extends Answer<P, never>>(
   op: Operation<A, P, B, Ans>,
   handler: (input: OperationInput<A, P, B>) => Promise<ResultOf<Ans>>,
@@ -107,9 +192,10 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
     const parsed = op.params ? op.params.safeParse(raw) : { success: true as const, data: {} as P };
     const params = parsed.success ? parsed.data : undefined;
     // The edge's mark (server/parking.mjs), trusted only with this process's token: an offer to
-    // park the wait, or a parked wait sent through again (which holds its place already).
-    const edgeMark = op.wait ? readParkingHeader(headers.get(PARKING_HEADER)) : null;
-    const resumed = edgeMark?.end ? parkingOf(edgeMark.id) : undefined;
+    // park the wait or the stream, or a parked one sent through again (which holds its place already).
+    const edgeMark = op.wait || "stream" in answer ? readParkingHeader(headers.get(PARKING_HEADER)) : null;
+    const parking = edgeMark?.end ? parkingOf(edgeMark.id) : undefined;
+    const resumed = parking?.kind === "wait" ? parking : undefined;
     const asked = resumed ? resumed.seconds : op.wait ? preferredWait(headers.get("prefer")) : null;
     // Taken before anything waits, so that the bound holds however many requests arrive at once.
     // Without a place (the room full, or the address holding its share) it is answered as a poll.
@@ -128,15 +214,7 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
                 resumed: null,
                 park: (watch, until) => {
                   if (watch === null) return;
-                  registerParking(edgeMark.id, {
-                    until,
-                    seconds: wait,
-                    next: (signal) => watch.next(until, signal),
-                    release: () => {
-                      watch.close();
-                      leaveWaitingRoom?.();
-                    },
-                  });
+                  registerParking(edgeMark.id, new WaitParking(watch, until, wait, leaveWaitingRoom));
                   parked = true;
                 },
               }
@@ -156,6 +234,7 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
       if (op.sameOrigin) assertSameOrigin(cfg, headers);
       const auth = await authenticate(op.auth, cfg, headers, raw, dpop);
       if (!parsed.success) throw invalidRequest(parsed.error);
+      if ("stream" in answer && edgeMark?.end) return await resumedStream(edgeMark.id, edgeMark.end);
       const body = (await readBody(request, op.body, op.dialect ?? "initlink", (fields) => (formFields = fields))) as B;
       const result = await handler({
         cfg,
@@ -193,7 +272,8 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
           if (streamPlace.refused === "full") throw new ApiError("server_busy", ERRORS.server_busy.example, { retryInSeconds });
           throw rateLimited(`At most ${placesPerAddress(cfg.waitingPerProcess)} event streams and waiting requests per address at once.`, retryInSeconds);
         }
-        return eventStreamResponse(eventStream(source, streamPlace.leave));
+        if (edgeMark !== null) return await parkedStream(edgeMark.id, source, streamPlace.leave);
+        return eventStreamResponse(eventStream(source, streamPlace.leave, request.signal));
       }
       if ("text" in answer) {
         const { contentType, body } = result as Text;
@@ -204,8 +284,7 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
         return redirectResponse(cfg.appUrl, to, session === undefined ? undefined : session === null ? clearedSessionCookie(cfg) : sessionCookie(cfg, session));
       }
       const applied: Record<string, string> = wait === null ? {} : { "Preference-Applied": `wait=${wait}` };
-      const park: Record<string, string> = parked ? { [PARK_ANSWER_HEADER]: "park" } : {};
-      return jsonResponse(answer.status, result, { ...answer.headers?.(result), ...applied, ...park, ...nonce });
+      return jsonResponse(answer.status, result, { ...answer.headers?.(result), ...applied, ...(parked ? PARK : {}), ...nonce });
     } catch (error) {
       const busy = !(error instanceof ApiError) && isDatabaseBusy(error);
       if (busy) logger().warn({ request_id: headers.get(REQUEST_ID_HEADER), err: error }, "database busy: answered 503 unavailable");

@@ -5,11 +5,12 @@ import { processWide } from "../process-wide";
 import { logger } from "../../server/logger.mjs";
 
 // The requests this process holds open while they wait: status requests with `Prefer: wait`
-// and event streams. A status request waits parked at the edge (server/parking.mjs), about
-// 10 KiB each; an event stream keeps its request's state for as long as it is open, about 64 KiB
-// of heap, most of it Next.js's own. Unbounded, 6,000 held requests ran a worker out of its
-// 384 MiB heap, and it crashed with every request on it. So a process holds at most
-// `waitingPerProcess`, of which at most `streamsPerProcess` streams; past that, a status request
+// and event streams. Both are parked at the production server's edge (server/parking.mjs), about
+// 12 and 19 KiB of heap each; held by the route (without the edge), a request keeps Next.js's
+// state of it for as long as it is open, 76 KiB and more. Unbounded, 6,000 held requests ran a
+// worker out of its 384 MiB heap, and it crashed with every request on it. So a process holds at
+// most `waitingPerProcess`, of which at most `streamsPerProcess` streams (their bound from when
+// the route held them); past that, a status request
 // is answered at once as a plain poll and an event stream is refused (503), and the clients
 // poll, as they do when a server does not hold requests at all.
 //

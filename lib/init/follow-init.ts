@@ -1,13 +1,16 @@
+import type { StreamStep } from "../../server/event-stream.mjs";
+import type { EventSource } from "../api/event-stream";
 import type { Config } from "../config";
 import { rateLimited, secondsToWait } from "../errors";
 import { MAX_STREAMS_PER_INIT } from "../limits/rules";
 import { RANDOM_ID_PATTERN } from "../secrets";
-import { watchInit } from "./init-events";
+import { watchInit, type WaitEnd } from "./init-events";
 import { effectiveStatus, initNotFound, type InitStatus } from "./init-lifecycle";
-import { readInitRow, statusAnswer, type InitRow, type StatusAnswer } from "./read-init-status";
+import { readInitRow, statusAnswer, type InitRow } from "./read-init-status";
 
 // The init's changes, for a follower (`GET /api/init/{id}/events`, framed as Server-Sent Events
-// by lib/api/event-stream.ts): one change per status, each the status answer an anonymous
+// by server/event-stream.mjs, in the route handler or, parked between steps, at the production
+// server's edge: server/parking.mjs): one change per status, each the status answer an anonymous
 // poller gets, with the status as its id. An init has at most two (pending, then a final one),
 // and the id means the same on every instance, so a follower that comes back with the last id
 // it saw never gets a change twice, wherever it lands. The changes end after the final one.
@@ -23,11 +26,8 @@ export const REREAD_MS = 60_000;
 const FINAL: readonly InitStatus[] = ["done", "denied", "expired"];
 const isStatus = (value: string | null): value is InitStatus => value === "pending" || (value !== null && (FINAL as string[]).includes(value));
 
-/** A change: the status as its id, and the status answer. */
-export type InitChange = { id: InitStatus; data: StatusAnswer };
-
-/** A follower: the init's interval (how soon to come back if dropped), its changes, and close() to let go at once. */
-export type InitFollower = { retryMs: number; changes: AsyncIterable<InitChange>; close: () => void };
+/** A follower: the init's changes one step at a time (lib/api/event-stream.ts), each event a status and its status answer. */
+export type InitFollower = EventSource;
 
 const following = new Map<string, number>();
 /** A follower has no secret and never records where it came from. */
@@ -36,9 +36,9 @@ const noOrigin = () => ({ address: null, userAgent: null });
 /**
  * Follows the init, or answers null when the follower has already seen its final status
  * (`lastSeen`). Every refusal (unknown id, too many followers) is thrown before anything is
- * followed. The follower is counted until close(), which its changes call when they end.
+ * followed. The follower is counted until close().
  */
-export async function followInit(cfg: Config, id: string, lastSeen: string | null, signal: AbortSignal): Promise<InitFollower | null> {
+export async function followInit(cfg: Config, id: string, lastSeen: string | null): Promise<InitFollower | null> {
   if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
   const trimmed = lastSeen?.trim() ?? null;
   const seen = isStatus(trimmed) ? trimmed : null;
@@ -57,41 +57,31 @@ export async function followInit(cfg: Config, id: string, lastSeen: string | nul
     throw error;
   }
   following.set(id, (following.get(id) ?? 0) + 1);
-  // Ends the wait for a change when the client goes (the request's signal) or lets go.
-  const stop = new AbortController();
-  const stopped = AbortSignal.any([signal, stop.signal]);
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
-    stop.abort();
     watch.close();
     const left = (following.get(id) ?? 1) - 1;
     if (left === 0) following.delete(id);
     else following.set(id, left);
   };
 
-  async function* changes(row: InitRow): AsyncGenerator<InitChange> {
-    try {
-      let sent = seen;
-      const expiresAt = row.expiresAt.getTime();
-      while (!closed) {
-        const now = Date.now();
-        const status = effectiveStatus(row.status, row.expiresAt, now);
-        if (status !== sent) {
-          yield { id: status, data: await statusAnswer(cfg, row, status, now, null, noOrigin) };
-          sent = status;
-        }
-        if (status !== "pending") return;
-        const end = await watch.next(Math.min(now + REREAD_MS, expiresAt), stopped);
-        // Stopping: the follower comes back (after the interval) to a running process.
-        if (end === "aborted" || end === "stopping") return;
-        row = (await readInitRow(id)) ?? row;
-      }
-    } finally {
-      close();
-    }
+  let row = first;
+  let sent = seen;
+  let until = 0;
+  /** The change due now, if any: after the first read, the row is read again whenever a wait ends. */
+  async function step(end: WaitEnd | null): Promise<StreamStep> {
+    // Stopping: the follower comes back (after the interval) to a running process.
+    if (closed || end === "aborted" || end === "stopping") return { event: null, more: false };
+    if (end !== null) row = (await readInitRow(id)) ?? row;
+    const now = Date.now();
+    const status = effectiveStatus(row.status, row.expiresAt, now);
+    const event = status === sent ? null : { id: status, data: await statusAnswer(cfg, row, status, now, null, noOrigin) };
+    sent = status;
+    until = Math.min(now + REREAD_MS, row.expiresAt.getTime());
+    return { event, more: status === "pending" };
   }
 
-  return { retryMs: first.intervalMs, changes: changes(first), close };
+  return { retryMs: first.intervalMs, step, wait: (signal) => watch.next(until, signal), close };
 }

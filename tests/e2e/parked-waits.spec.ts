@@ -1,15 +1,17 @@
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { expect, test } from "@playwright/test";
 import { MAIN_URL, SHORT_URL } from "../../playwright.config";
-import { approvedIntoNewProject, createInit, signUp, type Answer, type CreatedInit, type Send } from "../helpers/journey.mjs";
+import { MAX_STREAMS_PER_INIT } from "../../lib/limits/rules";
+import { parseMetrics, sampleValue } from "../helpers/metrics-text.mjs";
+import { approvedIntoNewProject, createInit, signUp, type Answer, type CreatedInit, type Person, type Send } from "../helpers/journey.mjs";
 import { newEmail } from "./flow";
 
-// Status requests with `Prefer: wait` are parked by the production server's edge between passes
-// through Next.js (server/parking.mjs): whatever ends the wait, the route answers it as it
-// answers a poll. SHORT_URL's inits live 10 s and are polled every 500 ms, so that a poll made
-// after the wait shows the answer a poll gets. Requests go over node:http from loopback
-// addresses of their own, so that the inits these tests create count against no other spec's
-// Create Init limit.
+// Status requests with `Prefer: wait`, and event streams, are parked by the production server's
+// edge between passes through Next.js (server/parking.mjs): whatever ends the wait, the route
+// answers it as it answers a poll, and each event of a stream is the status answer the route
+// produces. SHORT_URL's inits live 10 s and are polled every 500 ms, so that a poll made after
+// the wait shows the answer a poll gets. Requests go over node:http from loopback addresses of
+// their own, so that the inits these tests create count against no other spec's Create Init limit.
 
 /** The journey's transport to `base` from `localAddress`; `signal` lets a request go mid-wait. */
 function from(base: string, localAddress: string, signal?: AbortSignal): Send {
@@ -101,31 +103,179 @@ test("a client cannot forge the edge's mark: a forged resumption is a new poll, 
   expect(Date.now() - started).toBeGreaterThanOrEqual(900);
 });
 
+/** `count` inits made over `senders` (the Create Init limit counts per address), 20 at a time. */
+async function manyInits(senders: Send[], count: number): Promise<CreatedInit[]> {
+  const inits: CreatedInit[] = [];
+  while (inits.length < count) inits.push(...(await Promise.all(Array.from({ length: Math.min(20, count - inits.length) }, (_, i) => createInit(senders[(inits.length + i) % senders.length])))));
+  return inits;
+}
+
+/** `person` approves `approved` (the first into a new project, the others into it) and denies `denied`, 20 at a time. */
+async function decide(send: Send, person: Person, approved: CreatedInit[], denied: CreatedInit[]) {
+  const [first, ...rest] = approved;
+  expect(await approvedIntoNewProject(send, MAIN_URL, person.cookie, first.id, "Many")).toBe(true);
+  const decision = (init: CreatedInit) =>
+    rest.includes(init)
+      ? send("POST", `/init/${init.id}/approve`, new URLSearchParams({ project: first.id, code_confirmed: "yes" }).toString(), form(MAIN_URL, person.cookie))
+      : send("POST", `/init/${init.id}/deny`, "", form(MAIN_URL, person.cookie));
+  const toDecide = [...rest, ...denied];
+  for (let start = 0; start < toDecide.length; start += 20) {
+    const decisions = await Promise.all(toDecide.slice(start, start + 20).map(decision));
+    expect(decisions.every((answer) => answer.status === 303 && !answer.headers.location.includes("error="))).toBe(true);
+  }
+}
+
 // 1,000 inits over four addresses (the Create Init limit counts per address).
 test("1,000 parked waits are answered correctly: approved, denied, and timed out", async () => {
   test.setTimeout(120_000);
   const senders = [1, 2, 3, 4].map((n) => from(MAIN_URL, `127.0.21.${n}`));
   const person = await signUp(senders[0], { site: MAIN_URL, email: newEmail() });
-  const inits: CreatedInit[] = [];
-  for (let batch = 0; batch < 50; batch++) inits.push(...(await Promise.all(Array.from({ length: 20 }, (_, i) => createInit(senders[(batch * 20 + i) % 4])))));
+  const inits = await manyInits(senders, 1000);
   // One in ten is approved and one in ten denied while they wait; the others time out after 3 s.
   const fate = (index: number) => (index % 10 === 0 ? "done" : index % 10 === 1 ? "denied" : "pending");
   const answers = inits.map((init, index) => held(senders[index % 4], init, fate(index) === "pending" ? 3 : 60, { authorization: `Bearer ${init.secret}` }));
   await sleep(1000);
-  const [first, ...rest] = inits.filter((_, index) => fate(index) === "done");
-  expect(await approvedIntoNewProject(senders[0], MAIN_URL, person.cookie, first.id, "Thousand")).toBe(true);
-  const decide = (init: CreatedInit) =>
-    fate(inits.indexOf(init)) === "done"
-      ? senders[0]("POST", `/init/${init.id}/approve`, new URLSearchParams({ project: first.id, code_confirmed: "yes" }).toString(), form(MAIN_URL, person.cookie))
-      : senders[0]("POST", `/init/${init.id}/deny`, "", form(MAIN_URL, person.cookie));
-  const toDecide = [...rest, ...inits.filter((_, index) => fate(index) === "denied")];
-  for (let start = 0; start < toDecide.length; start += 20) {
-    const decisions = await Promise.all(toDecide.slice(start, start + 20).map(decide));
-    expect(decisions.every((decision) => decision.status === 303 && !decision.headers.location.includes("error="))).toBe(true);
-  }
+  await decide(
+    senders[0],
+    person,
+    inits.filter((_, index) => fate(index) === "done"),
+    inits.filter((_, index) => fate(index) === "denied"),
+  );
   const results = await Promise.all(answers);
   const expected = inits.map((_, index) => fate(index));
   expect(results.map((result) => JSON.parse(result.text).status)).toEqual(expected);
   expect(results.every((result, index) => result.headers["preference-applied"] === (fate(index) === "pending" ? "wait=3" : "wait=60"))).toBe(true);
   expect(results.filter((result) => typeof JSON.parse(result.text).access_token === "string")).toHaveLength(expected.filter((status) => status === "done").length);
+});
+
+type Stream = {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** The whole body once the server ended the stream; rejects if the connection was cut instead. */
+  ended: Promise<string>;
+  /** Resolves once the body so far matches `pattern`. */
+  until: (pattern: RegExp) => Promise<void>;
+  /** The client goes away. */
+  close: () => void;
+};
+
+/** Opens the init's event stream on a connection of its own from `localAddress` (resolves with its head). */
+function openStream(base: string, localAddress: string, id: string, headers: Record<string, string> = {}): Promise<Stream> {
+  const { port } = new URL(base);
+  const controller = new AbortController();
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: "127.0.0.1", port, localAddress, path: `/api/init/${id}/events`, headers, agent: false, signal: controller.signal }, (response) => {
+      let text = "";
+      const watchers = new Set<() => void>();
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        text += chunk;
+        for (const watcher of [...watchers]) watcher();
+      });
+      const ended = new Promise<string>((resolveEnd, rejectEnd) => {
+        response.on("end", () => resolveEnd(text));
+        response.on("error", rejectEnd);
+      });
+      ended.catch(() => undefined);
+      const until = (pattern: RegExp) =>
+        new Promise<void>((resolveMatch) => {
+          const watcher = () => {
+            if (!pattern.test(text)) return;
+            watchers.delete(watcher);
+            resolveMatch();
+          };
+          watchers.add(watcher);
+          watcher();
+        });
+      resolve({ status: response.statusCode ?? 0, headers: response.headers, ended, until, close: () => controller.abort() });
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+/** The events of a stream's body, in order, and the body as today's stream frames them. */
+function eventsOf(text: string) {
+  const events = [...text.matchAll(/id: (\w+)\ndata: (.*)\n\n/g)].map(([, id, data]) => ({ id, data: JSON.parse(data) as Record<string, unknown> }));
+  return { events, framed: (retryMs: number) => `retry: ${retryMs}\n\n${events.map(({ id, data }) => `id: ${id}\ndata: ${JSON.stringify(data)}\n\n`).join("")}` };
+}
+
+test("a parked event stream gets its events on approval, denial and expiry, each with the data a poll gets", async () => {
+  const send = from(SHORT_URL, "127.0.22.1");
+  const person = await signUp(send, { site: SHORT_URL, email: newEmail() });
+  const inits = await Promise.all([createInit(send), createInit(send), createInit(send)]);
+  const [approved, denied] = inits;
+  const firstPolls = await Promise.all(inits.map((init) => send("GET", `/api/init/${init.id}`)));
+  const streams = await Promise.all(inits.map((init) => openStream(SHORT_URL, "127.0.22.1", init.id)));
+  for (const stream of streams) {
+    expect(stream.status).toBe(200);
+    expect(stream.headers).toMatchObject({ "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store, no-transform", "x-accel-buffering": "no" });
+    expect(stream.headers["x-initlink-park"]).toBeUndefined();
+  }
+  await Promise.all(streams.map((stream) => stream.until(/id: pending/)));
+  expect(await approvedIntoNewProject(send, SHORT_URL, person.cookie, approved.id, "Streamed")).toBe(true);
+  expect((await send("POST", `/init/${denied.id}/deny`, "", form(SHORT_URL, person.cookie))).status).toBe(303);
+  // The third ends at its init's expiry (10 s), without a heartbeat (15 s).
+  const texts = await Promise.all(streams.map((stream) => stream.ended));
+  const lastPolls = await Promise.all(inits.map((init) => send("GET", `/api/init/${init.id}`)));
+  texts.forEach((text, index) => {
+    const { events, framed } = eventsOf(text);
+    expect(text).toBe(framed(500));
+    expect(events.map((event) => event.id)).toEqual(["pending", ["done", "denied", "expired"][index]]);
+    expect(withoutClock(JSON.stringify(events[0].data))).toEqual(withoutClock(firstPolls[index].text));
+    expect(withoutClock(JSON.stringify(events[1].data))).toEqual(withoutClock(lastPolls[index].text));
+  });
+});
+
+// Each process follows an init with at most MAX_STREAMS_PER_INIT streams: twice that many open
+// streams are held by both workers, and one decision, made on either, reaches them all.
+test("a decision reaches the streams parked on every worker", async () => {
+  const send = from(MAIN_URL, "127.0.22.2");
+  const person = await signUp(send, { site: MAIN_URL, email: newEmail() });
+  const init = await createInit(send);
+  const open: Stream[] = [];
+  // Those refused by a worker that holds its share already are opened again, on new connections.
+  for (let round = 0; open.length < 2 * MAX_STREAMS_PER_INIT && round < 10; round++) {
+    const opened = await Promise.all(Array.from({ length: 2 * MAX_STREAMS_PER_INIT - open.length }, () => openStream(MAIN_URL, "127.0.22.2", init.id)));
+    open.push(...opened.filter((stream) => stream.status === 200));
+    expect(opened.every((stream) => stream.status === 200 || stream.status === 429)).toBe(true);
+  }
+  expect(open).toHaveLength(2 * MAX_STREAMS_PER_INIT);
+  await Promise.all(open.map((stream) => stream.until(/id: pending/)));
+  expect((await send("POST", `/init/${init.id}/deny`, "", form(MAIN_URL, person.cookie))).status).toBe(303);
+  const texts = await Promise.all(open.map((stream) => stream.ended));
+  expect(texts.map((text) => eventsOf(text).events.map((event) => `${event.id} ${event.data.status}`))).toEqual(texts.map(() => ["pending pending", "denied denied"]));
+});
+
+test("a client cannot forge the edge's mark on a stream: it gets the whole stream, as any other", async () => {
+  const init = await createInit(from(MAIN_URL, "127.0.22.3"));
+  for (const mark of ["AAAAAAAAAAAAAAAAAAAAAAAA 1 changed", "x 1", "1 deadline"]) {
+    const stream = await openStream(MAIN_URL, "127.0.22.3", init.id, { "x-initlink-parking": mark });
+    expect(stream.status).toBe(200);
+    await stream.until(/^retry: 5000\n\nid: pending\ndata: \{.*\}\n\n$/);
+    stream.close();
+  }
+});
+
+/** The event streams the whole server holds now (its metrics, summed over the workers). */
+async function streamsHeld(send: Send): Promise<number> {
+  return sampleValue(parseMetrics((await send("GET", "/api/metrics")).text), "initlink_waiting_clients", { kind: "event_stream" }) ?? 0;
+}
+
+// 50 inits, 10 streams each, over four addresses; the gauge counts other specs' streams too, a few at most.
+test("500 parked streams are answered correctly, and those whose clients leave free their places", async () => {
+  test.setTimeout(60_000);
+  const senders = [1, 2, 3, 4].map((n) => from(MAIN_URL, `127.0.23.${n}`));
+  const person = await signUp(senders[0], { site: MAIN_URL, email: newEmail() });
+  const inits = await manyInits(senders, 50);
+  const streams = await Promise.all(inits.flatMap((init, index) => Array.from({ length: 10 }, (_, n) => openStream(MAIN_URL, `127.0.23.${((index + n) % 4) + 1}`, init.id))));
+  expect(streams.every((stream) => stream.status === 200)).toBe(true);
+  await Promise.all(streams.map((stream) => stream.until(/id: pending/)));
+  expect(await streamsHeld(senders[0])).toBeGreaterThanOrEqual(500);
+  // 20 inits approved, 20 denied; the clients of the last 10 inits' streams leave.
+  await decide(senders[0], person, inits.slice(0, 20), inits.slice(20, 40));
+  const texts = await Promise.all(streams.slice(0, 400).map((stream) => stream.ended));
+  expect(texts.map((text) => eventsOf(text).events.map((event) => event.id).join(" "))).toEqual(texts.map((_, index) => (index < 200 ? "pending done" : "pending denied")));
+  for (const stream of streams.slice(400)) stream.close();
+  await expect.poll(() => streamsHeld(senders[0]), { timeout: 10_000 }).toBeLessThan(100);
 });

@@ -179,7 +179,7 @@ function openStream(localAddress: string, init: CreatedInit): Promise<{ status: 
 }
 
 // Issue 26, item 4: one address's streams filled the waiting room, and everyone else got 503.
-test("one address holds at most its tenth of the waiting room, and another address still gets a stream", async () => {
+test("one address holds at most its tenth of the waiting room, another address still gets a stream, and a stream whose client left frees its place", async () => {
   const hog = "127.0.0.7";
   const inits = await Promise.all([1, 2, 3].map(() => createInit(from(hog))));
   const held = [await openStream(hog, inits[0]), await openStream(hog, inits[1])];
@@ -190,6 +190,13 @@ test("one address holds at most its tenth of the waiting room, and another addre
   const other = await openStream("127.0.0.8", inits[2]);
   expect(other.status).toBe(200);
   for (const stream of [...held, other]) stream.close();
+  // Parked at the edge (issue 29), a stream gives its place back as soon as its client leaves.
+  const again = async () => {
+    const stream = await openStream(hog, inits[2]);
+    stream.close();
+    return stream.status;
+  };
+  await expect.poll(again, { timeout: 5000 }).toBe(200);
 });
 
 /** A status request held with `Prefer: wait` from `localAddress`; `leave()` disconnects it mid-wait. */

@@ -8,7 +8,9 @@
 // of 1,000 approvals and denials made during the wait to the answer of the client waiting on
 // that init (p50, p99), and how long SIGTERM takes to answer every waiting client. Then the same
 // CPU figure for the peer, node-oidc-provider's device flow, its clients polling the token
-// endpoint at the 5-second interval. Measures, never asserts; needs a production build.
+// endpoint at the 5-second interval. With BENCH_WAITING_AT_SCALE_STREAMS=1 the clients follow
+// their init's event stream instead (what a parked stream costs; docs/benchmark.md). Measures,
+// never asserts; needs a production build.
 // `node tests/load/bench-waiting-at-scale.mjs` runs it alone; tests/load/bench.mjs calls it.
 import { fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -36,6 +38,8 @@ const WAIT_SECONDS = 60;
 /** node:cluster's scheduling: "none" (each worker accepts) or "rr" (the primary hands off). */
 const SCHEDULING = process.env.BENCH_WAITING_AT_SCALE_SCHEDULING || "none";
 const MEASURE_MS = Number(process.env.BENCH_WAITING_AT_SCALE_MEASURE_SECONDS || 60) * 1000;
+/** "1": the clients follow their init's event stream instead of holding requests with Prefer: wait. */
+const STREAMS = process.env.BENCH_WAITING_AT_SCALE_STREAMS === "1";
 
 const sleep = (/** @type {number} */ ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const now = () => performance.timeOrigin + performance.now();
@@ -112,14 +116,15 @@ async function inParallel(items, concurrency, task) {
 /**
  * Writes `count` pending inits straight into the server's SQLite database, as Create Init
  * writes them (its speed is bench.mjs's business, and 100,000 of them through it would take this
- * machine minutes): their ids, in order.
+ * machine minutes), from the approver's network (else a client that shows no code may not be
+ * approved: client_elsewhere): their ids, in order.
  * @param {string} database @param {number} count
  */
 function insertPendingInits(database, count) {
   const db = new Database(database);
   db.pragma("busy_timeout = 5000");
   const insert = db.prepare(
-    `INSERT INTO "Init" ("id", "userCode", "secretHash", "sender", "status", "intervalMs", "createdAt", "expiresAt") VALUES (?, ?, ?, '@bench/scale', 'pending', 5000, ?, ?)`,
+    `INSERT INTO "Init" ("id", "userCode", "secretHash", "sender", "status", "intervalMs", "createdAt", "expiresAt", "observedIp") VALUES (?, ?, ?, '@bench/scale', 'pending', 5000, ?, ?, '127.0.0.1')`,
   );
   const createdAt = new Date().toISOString();
   const expiresAt = new Date(Date.now() + 2 * 3600_000).toISOString();
@@ -184,7 +189,7 @@ async function measureInitlink() {
         }
       });
       const addresses = Array.from({ length: ADDRESSES / CLIENT_PROCESSES }, (_, n) => `127.0.4.${index * (ADDRESSES / CLIENT_PROCESSES) + n + 1}`);
-      child.send({ type: "start", port: PORT, ids: ids.slice(index * perProcess, (index + 1) * perProcess), addresses, arrivalMs: ARRIVAL_SECONDS * 1000, wait: WAIT_SECONDS });
+      child.send({ type: "start", port: PORT, ids: ids.slice(index * perProcess, (index + 1) * perProcess), addresses, arrivalMs: ARRIVAL_SECONDS * 1000, wait: WAIT_SECONDS, stream: STREAMS });
     }
     const waiting = () => statuses.reduce((sum, status) => sum + status.inFlight, 0);
     /** @returns {Record<string, number>} */
@@ -196,7 +201,7 @@ async function measureInitlink() {
     };
     for (let second = 0; second < ARRIVAL_SECONDS + 10; second += 5) {
       await sleep(5000);
-      progress(`${waiting()} waiting ${JSON.stringify(tallies())}; open files ${openFiles(serverPid).join(" ")}`);
+      progress(`${waiting()} waiting ${JSON.stringify(tallies())}; open files ${openFiles(serverPid).join(" ")}; RSS ${totalRssMiB(serverPid)} MiB`);
     }
     const arrivalTally = tallies();
     const connects = percentiles(connectMs);
@@ -211,7 +216,7 @@ async function measureInitlink() {
     for (let elapsed = 0; elapsed < MEASURE_MS; elapsed += 5000) {
       await sleep(5000);
       samples.push(waiting());
-      progress(`${waiting()} waiting ${JSON.stringify(tallies())}; open files ${openFiles(serverPid).join(" ")}`);
+      progress(`${waiting()} waiting ${JSON.stringify(tallies())}; open files ${openFiles(serverPid).join(" ")}; RSS ${totalRssMiB(serverPid)} MiB`);
     }
     const cpuUsed = cpuSeconds(serverPid) - cpuStart;
     const meanWaiting = samples.reduce((sum, value) => sum + value, 0) / samples.length;
@@ -258,7 +263,7 @@ async function measureInitlink() {
     return {
       cpuPerClientMinute,
       figures: /** @type {[string, string][]} */ ([
-        ["waiting clients (Prefer: wait=60), server workers", `${CLIENTS} from ${ADDRESSES} addresses, ${WORKERS} workers (scheduling: ${SCHEDULING})`],
+        [`waiting clients (${STREAMS ? "event streams" : "Prefer: wait=60"}), server workers`, `${CLIENTS} from ${ADDRESSES} addresses, ${WORKERS} workers (scheduling: ${SCHEDULING})`],
         ["held after arrival over " + ARRIVAL_SECONDS + " s", `${heldAtStart} (${JSON.stringify(arrivalTally)})`],
         ["connections: failed, open p50 / p99", `${connectFailures} of ${connectMs.length + connectFailures}, ${connects.p50.toFixed(1)} / ${connects.p99.toFixed(1)} ms`],
         ["server RSS: before, while holding (all processes)", `${rssBefore} / ${rssHolding} MiB (+${rssHolding - rssBefore} MiB)`],

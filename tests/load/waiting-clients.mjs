@@ -1,13 +1,14 @@
 // @ts-check
 // A share of the waiting benchmark's clients (tests/load/bench-waiting-at-scale.mjs), in a process
 // of its own: a process may hold at most 20,000 open files here, so 100,000 clients take several.
-// Each client waits on its own init with `Prefer: wait`, from one of the loopback addresses it is
-// given, and asks again at once whenever the answer is still pending, as the CLI does. The parent
+// Each client waits on its own init with `Prefer: wait` (or follows its event stream), from one of
+// the loopback addresses it is given, and asks again at once whenever the answer is still pending
+// (the stream ended without a final event), as the CLI (an EventSource) does. The parent
 // starts it over IPC and hears, as they happen, every final answer (its time on the clock all the
 // processes share) and, every second, how many requests are waiting.
 import http from "node:http";
 
-/** @typedef {{ type: "start", port: number, ids: string[], addresses: string[], arrivalMs: number, wait: number }} Start */
+/** @typedef {{ type: "start", port: number, ids: string[], addresses: string[], arrivalMs: number, wait: number, stream: boolean }} Start */
 
 /** How requests ended besides their final answer, and how long connections took to open. */
 const tally = /** @type {Record<string, number>} */ ({});
@@ -23,14 +24,15 @@ const now = () => performance.timeOrigin + performance.now();
 const tell = (message) => process.send?.(message);
 
 /** @param {Start} start */
-function run({ port, ids, addresses, arrivalMs, wait }) {
+function run({ port, ids, addresses, arrivalMs, wait, stream }) {
   const agents = addresses.map((localAddress) => new http.Agent({ keepAlive: true, maxSockets: Infinity, localAddress }));
   /** @param {string} id @param {http.Agent} agent */
   const ask = (id, agent) => {
     if (stopping) return;
     inFlight += 1;
     const sent = now();
-    const request = http.request({ host: "127.0.0.1", port, agent, path: `/api/init/${id}`, headers: { prefer: `wait=${wait}` } }, (response) => {
+    const target = stream ? { path: `/api/init/${id}/events`, headers: {} } : { path: `/api/init/${id}`, headers: { prefer: `wait=${wait}` } };
+    const request = http.request({ host: "127.0.0.1", port, agent, ...target }, (response) => {
       let text = "";
       response.setEncoding("utf8");
       response.on("data", (chunk) => (text += chunk));
@@ -42,13 +44,13 @@ function run({ port, ids, addresses, arrivalMs, wait }) {
           setTimeout(() => ask(id, agent), 1000);
           return;
         }
-        const status = JSON.parse(text).status;
+        const status = stream ? (/id: (done|denied|expired)\n/.exec(text)?.[1] ?? "pending") : JSON.parse(text).status;
         if (status !== "pending") {
           tell({ type: "answer", id, at: now(), status });
           return;
         }
         // Held to its end, or answered at once as a poll (the room full): the latter is not waiting.
-        if (response.headers["preference-applied"] === undefined || now() - sent < (wait - 1) * 1000) count("not held");
+        if (!stream && (response.headers["preference-applied"] === undefined || now() - sent < (wait - 1) * 1000)) count("not held");
         else count("wait ended");
         if (!stopping) setImmediate(() => ask(id, agent));
       });

@@ -8,7 +8,7 @@
 //    primary relays the change notice), long before their wait runs out.
 // 3. A worker killed with SIGKILL is replaced by a new one, and the service answers all along.
 // 4. SIGTERM stops the primary and every worker, exit code 0; requests held on an init are
-//    answered with its status as it is, not cut.
+//    answered with its status as it is, and its event streams end, not cut.
 // 5. The primary killed with SIGKILL takes its workers with it: none is left holding the port.
 // 6. WEB_CONCURRENCY=1 is one process that serves.
 // 7. A process that cannot open its database at start exits with the reason.
@@ -203,6 +203,7 @@ const pendingInits = await Promise.all(
   Array.from({ length: HELD }, async (_unused, number) => JSON.parse((await send("POST", "/api/init", JSON.stringify({ sender: `@workers/stop-${number}` }), { "content-type": "application/json" })).text).id),
 );
 const heldAtStop = pendingInits.map((id) => send("GET", `/api/init/${id}`, undefined, { prefer: `wait=${HELD_SECONDS}` }).catch(() => null));
+const streamsAtStop = pendingInits.map((id) => send("GET", `/api/init/${id}/events`).catch(() => null));
 await sleep(1000);
 const exited = new Promise((resolve) => server.once("exit", (code) => resolve(code)));
 const stopSince = performance.now();
@@ -211,6 +212,9 @@ const answersAtStop = await Promise.all(heldAtStop);
 const answeredIn = (performance.now() - stopSince) / 1000;
 const pendingAtStop = answersAtStop.filter((answer) => answer?.status === 200 && JSON.parse(answer.text).status === "pending").length;
 check(pendingAtStop === HELD && answeredIn < 4, `SIGTERM: the ${HELD} requests held on both workers are answered (${pendingAtStop}× 200 pending) ${answeredIn.toFixed(1)} s after it, not cut`);
+const streamsEnded = (await Promise.all(streamsAtStop)).filter((answer) => answer?.status === 200 && /^retry: 100\n\nid: pending\ndata: \{[^\n]*\}\n\n$/.test(answer.text)).length;
+const streamsEndedIn = (performance.now() - stopSince) / 1000;
+check(streamsEnded === HELD && streamsEndedIn < 4, `SIGTERM: the ${HELD} event streams open on both workers end (${streamsEnded} after their pending event) ${streamsEndedIn.toFixed(1)} s after it, not cut`);
 const code = await exited;
 const stopped = /** @type {number[]} */ ([second, replaced]);
 check(code === 0 && (await allExited(stopped)), `SIGTERM stops the primary (exit code ${code}) and its workers (${stopped.filter(alive).join(", ") || "none left"})`);

@@ -66,16 +66,20 @@ test("one flow across two instances: init on A, approval on B, pickup on B, link
 });
 
 // On PostgreSQL a change reaches the other instances by NOTIFY: the held request on A can only
-// end before its 60 s wait through the notice of B's approval (the test's timeout is shorter).
-test("a request held on A with Prefer: wait ends when the init is approved on B", async ({ page, request }) => {
+// end before its 60 s wait through the notice of B's approval (the test's timeout is shorter), and
+// the event stream on A (which reads its init again only every 60 s) gets its done event only
+// through it too.
+test("a request held on A with Prefer: wait, and an event stream on A, end when the init is approved on B", async ({ page, request }) => {
   test.setTimeout(50_000);
   target = new URL(INSTANCE_B);
   const init = await createInit(over(request, INSTANCE_A), { sender: "@acme/waiting" });
   const held = request.get(`${INSTANCE_A}/api/init/${init.id}`, { headers: { prefer: "wait=60", "user-agent": "waiter-a" }, timeout: 0 });
+  const streamed = request.get(`${INSTANCE_A}/api/init/${init.id}/events`, { timeout: 0 });
   await approveAsNewPerson(page, init);
   const answer = await held;
   expect(answer.headers()["preference-applied"]).toBe("wait=60");
   expect(await answer.json()).toMatchObject({ status: "done", project_id: init.id });
+  expect(await (await streamed).text()).toMatch(/^retry: 5000\n\nid: pending\ndata: \{[^\n]*\}\n\nid: done\ndata: \{[^\n]*"status":"done"[^\n]*\}\n\n$/);
 });
 
 test("the Create Init limit is shared: requests alternating between the instances hit one limit", async ({ request }) => {

@@ -8,10 +8,10 @@ afterEach(() => {
 /** A source whose changes never come, as an init nobody decides: what it was closed by is recorded. */
 function silentSource(): EventSource & { closed: () => boolean } {
   let closed = false;
-  const never = new Promise<IteratorResult<{ id: string; data: unknown }>>(() => undefined);
   return {
     retryMs: 5000,
-    changes: { [Symbol.asyncIterator]: () => ({ next: () => never }) },
+    step: async () => ({ event: null, more: true }),
+    wait: () => new Promise(() => undefined),
     close: () => void (closed = true),
     closed: () => closed,
   };
@@ -24,7 +24,7 @@ describe("eventStream", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     const source = silentSource();
     let ended = 0;
-    const text = new Response(eventStream(source, () => (ended += 1))).text();
+    const text = new Response(eventStream(source, () => (ended += 1), new AbortController().signal)).text();
     await vi.advanceTimersByTimeAsync(STREAM_LIFETIME_MS - 1);
     expect(ended).toBe(0);
     await vi.advanceTimersByTimeAsync(1);
