@@ -82,9 +82,6 @@ function releaseParking(id) {
   parking?.release();
 }
 
-/** How many requests this process holds parked. */
-export const parkedCount = () => parkings().size;
-
 /**
  * A response Next.js writes into instead of the socket: its status, headers and body, kept
  * for the edge to write, or to drop when the route asks to park the request.
