@@ -309,10 +309,10 @@ export function parseConfig(env) {
   if (databaseProvider(databaseUrl) === null) {
     throw new ConfigError("Invalid configuration:\n  - DATABASE_URL must be a file: URL (SQLite, e.g. file:./data/initlink.db) or a postgresql:// URL");
   }
-  // A parked status request costs about 10 KiB (measured: 5,000 parked on one worker took it
-  // from 365 to 412 MiB of RSS; server/parking.mjs): 64 a MiB of the heap above 128 MiB budget
-  // 16 KiB each (16,384 for the default 384 MiB). An event stream keeps Next.js's state of its
-  // request, about 64 KiB: 12 a MiB leave a quarter of the heap spare (3,072).
+  // Parked at the edge (server/parking.mjs), a status request keeps about 12 KiB of live heap
+  // and an event stream about 19 KiB (docs/benchmark.md): 64 a MiB of the heap above 128 MiB
+  // budget 16 KiB a request (16,384 for the default 384 MiB), and of those 40 a MiB, 25 KiB a
+  // stream, may be streams (10,240).
   const waitingPerProcess = parsed.WAITING_PER_PROCESS || Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 64);
   return {
     appUrl: parsed.APP_URL ?? `http://localhost:${parsed.PORT}`,
@@ -323,7 +323,7 @@ export function parseConfig(env) {
     /** Requests one process holds open at once, `Prefer: wait` and event streams (lib/api/waiting-room.ts). */
     waitingPerProcess,
     /** Of those, event streams (lib/api/waiting-room.ts). */
-    streamsPerProcess: Math.min(waitingPerProcess, Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 12)),
+    streamsPerProcess: Math.min(waitingPerProcess, Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 40)),
     initIntervalMs: parsed.INIT_INTERVAL_MS,
     initLifetimeMs: parsed.INIT_LIFETIME_SECONDS * 1000,
     /**

@@ -19,7 +19,7 @@ describe("parseConfig", () => {
       sqliteSynchronous: "FULL",
       workerHeapMb: 384,
       waitingPerProcess: 16_384,
-      streamsPerProcess: 3072,
+      streamsPerProcess: 10_240,
       databasePoolSize: 10,
       databaseListenUrl: null,
       sweepIntervalMs: 300_000,
@@ -162,7 +162,7 @@ describe("parseConfig", () => {
   // about 10 KiB a parked wait, 64 KiB an event stream.
   it("bounds the requests held open by the heap, unless WAITING_PER_PROCESS says", () => {
     expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).waitingPerProcess).toBe(57_344);
-    expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).streamsPerProcess).toBe(10_752);
+    expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).streamsPerProcess).toBe(35_840);
     expect(parseConfig(withKey({ WAITING_PER_PROCESS: "50" })).streamsPerProcess).toBe(50);
     expect(parseConfig(withKey({ WORKER_HEAP_MB: "128" })).waitingPerProcess).toBe(100);
     expect(parseConfig(withKey({ WAITING_PER_PROCESS: "50" })).waitingPerProcess).toBe(50);
