@@ -20,6 +20,12 @@ const APPROVALS = Number(process.env.BENCH_WAITING_APPROVALS || 200);
 const STREAM_EVERY = Number(process.env.BENCH_WAITING_STREAM_EVERY || 10);
 /** The clients start over this many seconds (the held requests' wait). */
 const ARRIVAL_SECONDS = Number(process.env.BENCH_WAITING_ARRIVAL_SECONDS || 60);
+const INTERVAL_MS = 5000;
+/**
+ * The clients' loopback source addresses: one address may hold a tenth of a process's waiting
+ * room (WAITING_SHARE_PER_ADDRESS), so 5,000 clients from one address would mostly poll.
+ */
+const ADDRESSES = Array.from({ length: 8 }, (_, n) => `127.0.5.${n + 1}`);
 
 /**
  * One client's wait: a request held with Prefer: wait=60 (again while the init is pending), or
@@ -52,7 +58,9 @@ function waitFor(agent, id, stream, signal) {
           response.on("end", () => {
             tally(`status ${response.statusCode}`);
             if (!stream && response.statusCode === 200 && JSON.parse(text).status !== "pending") resolve(performance.now());
-            else if (!signal.aborted) setTimeout(ask, 100);
+            // Not held (the room or the address's share full: no Preference-Applied) or slowed
+            // down: asked again after the interval, as a client that polls would.
+            else if (!signal.aborted) setTimeout(ask, response.statusCode === 429 || (!stream && !response.headers["preference-applied"]) ? INTERVAL_MS : 100);
           });
           response.on("error", () => undefined);
         },
@@ -84,11 +92,11 @@ export async function benchWaiting() {
     DATABASE_URL: `file:${database}`,
     CREATE_INIT_PER_MINUTE: "1000000",
     // A held request is a poll: the clients' re-asks after a 60 s wait are always on time.
-    INIT_INTERVAL_MS: "5000",
+    INIT_INTERVAL_MS: String(INTERVAL_MS),
   });
   const serverPid = /** @type {number} */ (server.pid);
   const { send, close } = client(PORT);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  const agents = ADDRESSES.map((localAddress) => new http.Agent({ keepAlive: true, maxSockets: Infinity, localAddress }));
   const stop = new AbortController();
   // Every client's request listens to it.
   setMaxListeners(0, stop.signal);
@@ -110,7 +118,7 @@ export async function benchWaiting() {
     const answers = ids.map(
       (id, index) =>
         new Promise((resolve) => {
-          setTimeout(() => resolve(waitFor(agent, id, index % STREAM_EVERY === 0, stop.signal)), Math.random() * ARRIVAL_SECONDS * 1000);
+          setTimeout(() => resolve(waitFor(agents[index % agents.length], id, index % STREAM_EVERY === 0, stop.signal)), Math.random() * ARRIVAL_SECONDS * 1000);
         }),
     );
     await new Promise((resolve) => setTimeout(resolve, (ARRIVAL_SECONDS + 5) * 1000));
@@ -144,7 +152,7 @@ export async function benchWaiting() {
     ];
   } finally {
     stop.abort();
-    agent.destroy();
+    for (const agent of agents) agent.destroy();
     close();
     await stopServer(server, "SIGTERM");
   }
