@@ -311,8 +311,9 @@ export function parseConfig(env) {
   }
   // Parked at the edge (server/parking.mjs), a status request keeps about 12 KiB of live heap
   // and an event stream about 19 KiB (docs/benchmark.md): 64 a MiB of the heap above 128 MiB
-  // budget 16 KiB a request (16,384 for the default 384 MiB), and of those 40 a MiB, 25 KiB a
-  // stream, may be streams (10,240).
+  // budget 16 KiB a request (16,384 for the default 384 MiB). Streams share that room, so at
+  // most 24 a MiB may be streams (6,144): the fullest room, those streams and the rest waits,
+  // keeps 6,144 × 19 + 10,240 × 12 KiB, about 236 MiB of the 256.
   const waitingPerProcess = parsed.WAITING_PER_PROCESS || Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 64);
   return {
     appUrl: parsed.APP_URL ?? `http://localhost:${parsed.PORT}`,
@@ -323,7 +324,7 @@ export function parseConfig(env) {
     /** Requests one process holds open at once, `Prefer: wait` and event streams (lib/api/waiting-room.ts). */
     waitingPerProcess,
     /** Of those, event streams (lib/api/waiting-room.ts). */
-    streamsPerProcess: Math.min(waitingPerProcess, Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 40)),
+    streamsPerProcess: Math.min(waitingPerProcess, Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 24)),
     initIntervalMs: parsed.INIT_INTERVAL_MS,
     initLifetimeMs: parsed.INIT_LIFETIME_SECONDS * 1000,
     /**

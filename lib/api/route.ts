@@ -85,6 +85,19 @@ function logUnexpectedError(request: Request, error: unknown): void {
   logger().error({ err: error, request_id: request.headers.get(REQUEST_ID_HEADER), path: loggedPath(new URL(request.url).pathname) }, "unhandled error");
 }
 
+// A busy database refuses many requests at once: a line a minute (per route) says so.
+const BUSY_WARNING_INTERVAL_MS = 60_000;
+let busyWarnedAt = Number.NEGATIVE_INFINITY;
+
+function warnDatabaseBusy(request: Request, error: unknown): void {
+  if (Date.now() - busyWarnedAt < BUSY_WARNING_INTERVAL_MS) return;
+  busyWarnedAt = Date.now();
+  logger().warn(
+    { err: error, request_id: request.headers.get(REQUEST_ID_HEADER), path: loggedPath(new URL(request.url).pathname) },
+    "database busy: answered 503 unavailable (at most one such line a minute)",
+  );
+}
+
 function withHeaders(response: Response, headers: Record<string, string>): Response {
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
@@ -287,7 +300,7 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
       return jsonResponse(answer.status, result, { ...answer.headers?.(result), ...applied, ...(parked ? PARK : {}), ...nonce });
     } catch (error) {
       const busy = !(error instanceof ApiError) && isDatabaseBusy(error);
-      if (busy) logger().warn({ request_id: headers.get(REQUEST_ID_HEADER), err: error }, "database busy: answered 503 unavailable");
+      if (busy) warnDatabaseBusy(request, error);
       else if (!(error instanceof ApiError)) logUnexpectedError(request, error);
       const known = error instanceof ApiError ? error : busy ? databaseBusy() : new ApiError("internal_error", ERRORS.internal_error.example);
       if (!("redirect" in answer)) return withHeaders(errorResponse(known, op.errorEnvelope, takesBearer(op.auth), op.dialect), nonce);

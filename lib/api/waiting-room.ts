@@ -9,8 +9,8 @@ import { logger } from "../../server/logger.mjs";
 // 12 and 19 KiB of heap each; held by the route (without the edge), a request keeps Next.js's
 // state of it for as long as it is open, 76 KiB and more. Unbounded, 6,000 held requests ran a
 // worker out of its 384 MiB heap, and it crashed with every request on it. So a process holds at
-// most `waitingPerProcess`, of which at most `streamsPerProcess` streams (each budgeted 25 KiB
-// against the 16 of a request); past that, a status request
+// most `waitingPerProcess`, of which at most `streamsPerProcess` streams (a stream keeps more
+// than a request: server/config.mjs keeps the fullest room within the heap); past that, a status request
 // is answered at once as a plain poll and an event stream is refused (503), and the clients
 // poll, as they do when a server does not hold requests at all.
 //

@@ -43,9 +43,11 @@ export async function reportApproval(cfg: Config, userId: string, initId: string
   if (approved === null) throw notApproved();
   // The init's token as read here is the precondition of the init's update: a client that
   // collects in between makes that update miss, and the report runs again with its token.
+  // One time for every attempt: the report's event (written once, by the first) and what it
+  // revoked share it, and reportedApproval() finds what was revoked by it.
+  const now = new Date();
   for (let attempt = 0; attempt < 3; attempt++) {
     const init = await prisma.init.findUnique({ where: { id: initId }, select: { accessTokenId: true } });
-    const now = new Date();
     const tokens = approvalTokens(initId, init?.accessTokenId ?? null);
     const [initChanged] = await statementsInOneTransaction([
       // First, so that a concurrent collection (lib/init/token-pickup.ts, which claims only a

@@ -19,7 +19,7 @@ describe("parseConfig", () => {
       sqliteSynchronous: "FULL",
       workerHeapMb: 384,
       waitingPerProcess: 16_384,
-      streamsPerProcess: 10_240,
+      streamsPerProcess: 6144,
       databasePoolSize: 10,
       databaseListenUrl: null,
       sweepIntervalMs: 300_000,
@@ -159,10 +159,10 @@ describe("parseConfig", () => {
   });
 
   // Each held request keeps its share of the heap, so the bound follows the heap unless it is set:
-  // about 10 KiB a parked wait, 64 KiB an event stream.
+  // about 12 KiB a parked wait, 19 KiB a parked event stream (server/config.mjs).
   it("bounds the requests held open by the heap, unless WAITING_PER_PROCESS says", () => {
     expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).waitingPerProcess).toBe(57_344);
-    expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).streamsPerProcess).toBe(35_840);
+    expect(parseConfig(withKey({ WORKER_HEAP_MB: "1024" })).streamsPerProcess).toBe(21_504);
     expect(parseConfig(withKey({ WAITING_PER_PROCESS: "50" })).streamsPerProcess).toBe(50);
     expect(parseConfig(withKey({ WORKER_HEAP_MB: "128" })).waitingPerProcess).toBe(100);
     expect(parseConfig(withKey({ WAITING_PER_PROCESS: "50" })).waitingPerProcess).toBe(50);
