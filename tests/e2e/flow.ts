@@ -62,6 +62,8 @@ export async function signUpFromInitPage(page: Page, email: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
+  // Back on the page it came from, loaded: a reload or a route set up now is not raced by the sign-up's navigation.
+  await page.waitForURL((url) => url.pathname !== "/signup");
 }
 
 /** A new person opens the init's page, signs up from it and approves, into a new project named `name` if given. */
