@@ -6,7 +6,7 @@ import { serverLogFile } from "./tests/e2e/server-logs";
 // it first). Two servers on scratch databases: one with the default timings, one with a short
 // lifetime and interval for expiry and live updates. With TEST_POSTGRES_URL (a PostgreSQL
 // server's maintenance database) they run on PostgreSQL databases instead of SQLite files.
-// E2E_PORT (default 3100) is the first of the ports (3100–3107), so several checkouts can run at once.
+// E2E_PORT (default 3100) is the first of the ports (3100–3109), so several checkouts can run at once.
 const firstPort = Number(process.env.E2E_PORT ?? 3100);
 export const MAIN_URL = `http://127.0.0.1:${firstPort}`;
 export const SHORT_URL = `http://127.0.0.1:${firstPort + 1}`;
@@ -20,6 +20,8 @@ export const COMPAT_URL = `http://localhost:${firstPort + 2}`;
 export const HARDENING_PORT = firstPort + 7;
 /** The server tests/e2e/proxies.spec.ts starts itself, and the proxy it puts in front. */
 export const PROXIES_PORTS = { server: firstPort + 4, proxy: firstPort + 5 };
+/** The server tests/e2e/passkey-phishing.spec.ts starts itself, and the phisher's proxy in front. */
+export const PASSKEY_PHISHING_PORTS = { server: firstPort + 8, proxy: firstPort + 9 };
 /** The two-instance suite's servers and balancer (playwright.multi.config.ts). */
 export const MULTI_PORTS = { a: firstPort + 2, b: firstPort + 3, balancer: firstPort + 6 };
 
@@ -72,15 +74,17 @@ export const browserOptions = {
   },
 };
 
-// Specs of presentation alone (axe in four modes, the docs page, the pages' own behaviour: time
-// zones, the favicon, headings, the way back after signing in): what they check is the same
-// whatever the database, so the PostgreSQL pass of `npm test` leaves them to the SQLite one. (A
-// page following a decision live on PostgreSQL: approval-flow.spec.ts, parked-waits.spec.ts.)
-const PRESENTATION_ONLY = ["**/accessibility.spec.ts", "**/docs.spec.ts", "**/pages.spec.ts"];
+// Specs of the browser alone: presentation (axe in four modes, the docs page, the pages' own
+// behaviour: time zones, the favicon, headings, the way back after signing in) and what Chromium
+// signs behind a phishing proxy (the service's checks of it run on both databases in
+// tests/api/passkeys/). What they check is the same whatever the database, so the PostgreSQL pass
+// of `npm test` leaves them to the SQLite one. (A page following a decision live on PostgreSQL:
+// approval-flow.spec.ts, parked-waits.spec.ts.)
+const BROWSER_ONLY = ["**/accessibility.spec.ts", "**/docs.spec.ts", "**/pages.spec.ts", "**/passkey-phishing.spec.ts"];
 
 export default defineConfig({
   testDir: "tests/e2e",
-  testIgnore: postgresServer ? PRESENTATION_ONLY : [],
+  testIgnore: postgresServer ? BROWSER_ONLY : [],
   forbidOnly: true,
   retries: 0,
   // Every test on its own accounts and inits, so tests of one file run side by side too: a test

@@ -3,7 +3,7 @@
 // end-to-end tests, the crash test and the soak on SQLite; with TEST_POSTGRES_URL (a PostgreSQL server's maintenance
 // database, e.g. postgresql://postgres:secret@127.0.0.1:5432/postgres) runs the suites that
 // touch the database again on PostgreSQL (the API tests, the end-to-end tests but those of
-// presentation alone), then the two-instance suite. Ends with each stage's time.
+// the browser alone), then the two-instance suite. Ends with each stage's time.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -86,7 +86,7 @@ if (postgresUrl) {
   const soaked = besideNext(soak, process.execPath, ["tests/load/soak.mjs"]);
   await step("API tests on PostgreSQL", bin("vitest"), ["run", "tests/api"], { postgresql: true });
   await soaked;
-  await step("end-to-end tests on PostgreSQL (all but those of presentation alone)", bin("playwright"), ["test"], { postgresql: true });
+  await step("end-to-end tests on PostgreSQL (all but those of the browser alone)", bin("playwright"), ["test"], { postgresql: true });
   await step("two instances on one PostgreSQL database", bin("playwright"), ["test", "--config", "playwright.multi.config.ts"], { postgresql: true });
   console.log("\nnpm test: all suites passed, on SQLite and on PostgreSQL.");
 } else {
