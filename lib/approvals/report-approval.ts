@@ -12,6 +12,13 @@ import type { RequestOrigin } from "../request-origin";
 // not yet collected is turned to denied, so its client never collects. The activity records the
 // report once; a second report revokes what is left (nothing) and records nothing.
 
+/**
+ * How long the init page offers "Undo" to the account that just approved (app/init/[id]/page.tsx):
+ * the same report, which the activity and the project page offer for as long as the approval is
+ * kept. A window for the page, not a limit: a report is accepted at any time.
+ */
+export const UNDO_APPROVAL_MS = 5 * 60_000;
+
 /** What a report revoked: the access tokens and links by name, the OAuth logins by count. */
 export type ReportedApproval = {
   initId: string;

@@ -15,12 +15,6 @@ const HOUR_MS = 60 * MINUTE_MS;
 export const PASSKEYS_PER_ACCOUNT = 20;
 /** WebAuthn challenges a signed-in account may ask for in a minute (adding a passkey, confirming an approval): each writes a row. */
 export const PASSKEY_CHALLENGES_PER_ACCOUNT = 30;
-/**
- * How long the init page offers "Undo" to the account that just approved (app/init/[id]/page.tsx):
- * the same report as "This wasn't me" (lib/approvals/report-approval.ts), which the activity and
- * the project page offer for as long as the approval is kept.
- */
-export const UNDO_APPROVAL_MS = 5 * MINUTE_MS;
 
 export function limitRules(cfg: Config) {
   const { limits } = cfg;
