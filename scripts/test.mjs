@@ -30,9 +30,14 @@ async function step(title, command, args, { postgresql = false, env = {} } = {})
   timings.push([title, (performance.now() - started) / 1000]);
   if (code !== 0) {
     console.error(`\nnpm test: "${title}" failed.`);
+    // A stage beside it finishes first: its output is printed, and it cleans up after itself.
+    await Promise.all(besideStages);
     process.exit(code ?? 1);
   }
 }
+
+/** The stages started by besideNext, until each is done. @type {Promise<void>[]} */
+const besideStages = [];
 
 /**
  * Starts a stage beside the next ones: its output is kept and printed, with its time, when it is
@@ -51,7 +56,7 @@ function besideNext(title, command, args) {
   const output = [];
   child.stdout.on("data", (chunk) => output.push(chunk));
   child.stderr.on("data", (chunk) => output.push(chunk));
-  return new Promise((resolve) => {
+  const done = new Promise((resolve) => {
     child.on("close", (code) => {
       console.log(`\n== ${title} (ran beside the stages above)\n${Buffer.concat(output).toString()}`);
       timings.push([title, (performance.now() - started) / 1000]);
@@ -59,9 +64,11 @@ function besideNext(title, command, args) {
         console.error(`\nnpm test: "${title}" failed.`);
         process.exit(code ?? 1);
       }
-      resolve();
+      resolve(undefined);
     });
   });
+  besideStages.push(done);
+  return done;
 }
 
 /** @type {[string, number][]} */
