@@ -238,15 +238,16 @@ export function parkingEdge(handle) {
 
   /**
    * A parked stream, its beginning written: each pass's frames, and the heartbeats between,
-   * until a pass ends it, its lifetime ends, or its client leaves. A pass that fails fails the
-   * stream (the client reconnects with Last-Event-ID).
+   * until a pass ends it, its lifetime ends, or its client leaves. A pass answered otherwise than
+   * 200 (a database too busy: 503) ends the stream, as the end of its lifetime does: the route has
+   * logged why, and the client reconnects with Last-Event-ID. A pass that throws fails the stream.
    */
   const serveStream = serve(true, async (request, response, parking, id, left) => {
     const next = async () => {
       const end = await parking.next(left);
       if (end === "aborted") return { frames: "", more: false };
       const { captured, parked } = await pass(request, id, end);
-      if (captured.statusCode !== 200) throw new Error(`a parked event stream's pass answered ${captured.statusCode}`);
+      if (captured.statusCode !== 200) return { frames: "", more: false };
       return { frames: Buffer.concat(captured.chunks).toString(), more: parked };
     };
     await pumpFrames((frames) => response.write(frames), next, () => left.aborted);
