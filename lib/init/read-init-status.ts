@@ -182,5 +182,8 @@ export async function statusAnswer(cfg: Config, init: InitRow, status: InitStatu
   if (status === "denied" || status === "expired") return { ...answer, error: NOT_PENDING[status] };
   if (status !== "done" || init.projectId === null) return answer;
   const done = { ...answer, project_id: init.projectId, project_url: projectUrl(cfg, init.projectId) };
-  return holder === null ? done : { ...done, ...(await pickupExtras(cfg, init.id, init.accessTokenId !== null, origin(), holder.dpopJkt)) };
+  if (holder === null) return done;
+  const extras = await pickupExtras(cfg, init.id, init.accessTokenId !== null, origin(), holder.dpopJkt);
+  // The approval was reported while this answer was made: the holder learns it is denied.
+  return extras === "denied" ? { ...answer, status: "denied", error: NOT_PENDING.denied } : { ...done, ...extras };
 }

@@ -64,11 +64,13 @@ export type Approval = {
 /**
  * Issues the approval's access token and claims it for this request (`origin`), once: the token
  * row is made first and then claimed with a conditional update, which the approver's activity
- * records; a request that loses the claim deletes its token unseen and gets null. `expiresAt`: the
- * access lifetime the person chose (lib/init/access-lifetime.ts), which is also the end of the
- * OAuth login the token starts (the device-code grant).
+ * records. A request that loses the claim deletes its token unseen and learns why: another
+ * request collected it (`collected`), or the approval was reported meanwhile and the init is
+ * denied (`denied`). `expiresAt`: the access lifetime the person chose
+ * (lib/init/access-lifetime.ts), which is also the end of the OAuth login the token starts (the
+ * device-code grant).
  */
-export async function claimAccessToken(approval: Approval, origin: RequestOrigin, expiresAt: Date): Promise<IssuedProjectToken | null> {
+export async function claimAccessToken(approval: Approval, origin: RequestOrigin, expiresAt: Date): Promise<IssuedProjectToken | "collected" | "denied"> {
   const prisma = await db();
   const name = approval.senderDevice ? `${approval.sender} on ${approval.senderDevice}` : approval.sender;
   const issued = await issueProjectAccessToken(approval.approvedById, approval.projectId, name, expiresAt, approval.dpopJkt);
@@ -79,16 +81,22 @@ export async function claimAccessToken(approval: Approval, origin: RequestOrigin
   );
   if (claimed.count === 1) return issued;
   await deleteAccessToken(issued.id);
-  return null;
+  const now = await prisma.init.findUnique({ where: { id: approval.initId }, select: { status: true } });
+  return now?.status === "denied" ? "denied" : "collected";
 }
 
-/** The extras of a done init for its secret's holder, whose request is `origin`; a token is bound to the key `dpopJkt` gives (boundKey, lib/oauth/dpop.ts). */
-export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean, origin: RequestOrigin, dpopJkt: () => Promise<string | null>): Promise<PickupExtras> {
+/**
+ * The extras of a done init for its secret's holder, whose request is `origin`; a token is bound
+ * to the key `dpopJkt` gives (boundKey, lib/oauth/dpop.ts). `denied` when the approval was
+ * reported since the init was read: the holder then gets the denied answer, not the project.
+ */
+export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: boolean, origin: RequestOrigin, dpopJkt: () => Promise<string | null>): Promise<PickupExtras | "denied"> {
   const prisma = await db();
   const init = await prisma.init.findUniqueOrThrow({
     where: { id: initId },
-    select: { sender: true, senderDevice: true, accessLifetimeSeconds: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true, shareEmailWithClients: true } } },
+    select: { status: true, sender: true, senderDevice: true, accessLifetimeSeconds: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true, shareEmailWithClients: true } } },
   });
+  if (init.status === "denied") return "denied";
   if (init.project === null || init.approvedBy === null) return {};
   // Issue 28: by default the client learns the project, not the person who approved it.
   const approvedBy = init.approvedBy.shareEmailWithClients ? { email: init.approvedBy.email } : null;
@@ -104,6 +112,7 @@ export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: b
     dpopJkt: await dpopJkt(),
   };
   const issued = await claimAccessToken(approval, origin, accessExpiresAt(cfg, init.accessLifetimeSeconds, new Date()));
-  if (issued === null) return extras;
+  if (issued === "denied") return "denied";
+  if (issued === "collected") return extras;
   return { ...extras, access_token: issued.token, access_token_expires_at: issued.expiresAt.getTime(), access_token_expires_in: secondsUntil(issued.expiresAt) };
 }

@@ -100,8 +100,10 @@ async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: str
   const startedAt = Date.now();
   const expiresAt = loginExpiresAt(cfg, grant.accessLifetimeSeconds, startedAt);
   const issued = await claimAccessToken(approval, origin(), expiresAt);
+  // The person reported the approval between the read above and the claim.
+  if (issued === "denied") throw new ApiError("access_denied", "The person denied this request.");
   // RFC 6749 §4.1.2's rule for codes, kept for device codes: exchanged exactly once.
-  if (issued === null) throw invalidGrant("The device code was already exchanged.");
+  if (issued === "collected") throw invalidGrant("The device code was already exchanged.");
   // RFC 6749 §5.1: the refresh token that keeps the client logged in, the first of its login;
   // RFC 9449 §5: bound, with the whole login, to the key its access token is bound to.
   const refreshToken = await startLogin(cfg, { clientId, initId: grant.id, userId: grant.approvedById, projectId: grant.projectId, accessTokenId: issued.id, startedAt, expiresAt, dpopJkt });

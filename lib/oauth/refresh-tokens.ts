@@ -2,7 +2,7 @@ import { deleteAccessToken, issueProjectAccessToken } from "../access-tokens/iss
 import { oauthLoginRevokedRecord } from "../activity/record-activity";
 import type { Config } from "../config";
 import { db, inOneTransactionOfThree } from "../database/db";
-import { invalidGrant } from "../errors";
+import { ApiError, invalidGrant } from "../errors";
 import { projectUrl } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
 import { hashSecret, randomId, randomSecret } from "../secrets";
@@ -125,7 +125,8 @@ export async function startLogin(cfg: Config, login: NewLogin): Promise<string> 
   );
   if (approvalStands.count === 1) return token;
   await prisma.oAuthLogin.updateMany({ where: { id: loginId, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: "report" } });
-  throw invalidGrant("The person took this approval back.");
+  // RFC 8628 §3.5: to the client, an approval taken back before it had its tokens is a denial.
+  throw new ApiError("access_denied", "The person took this approval back.");
 }
 
 /**

@@ -4,7 +4,8 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/database/db";
 import { claimAccessToken } from "@/lib/init/token-pickup";
 import { startLogin } from "@/lib/oauth/refresh-tokens";
-import { dispatch } from "../../helpers/in-process";
+import { dispatch, inProcess } from "../../helpers/in-process";
+import { createInit } from "../../helpers/journey.mjs";
 import { approve, cookieHeader, newAccount, SITE } from "../../helpers/forms";
 import { databaseFingerprint } from "../../helpers/hostile";
 import { approvedClient, createLink, getProject, linked, randomIv, withToken } from "../../helpers/links";
@@ -108,7 +109,7 @@ describe("POST /activity/approvals/{id}/report", () => {
   });
 
   // The device-code exchange claims the access token, then starts the login: a report between the two revokes both.
-  it("revokes a login its exchange starts after a report that came between its token and its login", async () => {
+  it("revokes a login its exchange starts after a report that came between its token and its login, and the exchange is access_denied", async () => {
     const device = await deviceAuthorized();
     const person = await newAccount();
     await approve(device.initId, person.token, { project: "new", name: "Between", user_code: device.user_code });
@@ -117,11 +118,12 @@ describe("POST /activity/approvals/{id}/report", () => {
     const approval = { initId: device.initId, sender: "@acme/cli", senderDevice: null, projectId: init.projectId!, approvedById: init.approvedById!, accessLifetimeSeconds: null, dpopJkt: null };
     const expiresAt = new Date(Date.now() + 86_400_000);
     const issued = await claimAccessToken(approval, { address: "127.0.0.1", userAgent: "acme-cli/1.0" }, expiresAt);
+    if (typeof issued === "string") throw new Error(`the token was not claimed: ${issued}`);
     await reportApproval(config(), approval.approvedById, device.initId, { address: "127.0.0.1", userAgent: "Firefox" });
-    const login = { clientId: "@acme/cli", initId: device.initId, userId: approval.approvedById, projectId: approval.projectId, accessTokenId: issued!.id, startedAt: Date.now(), expiresAt, dpopJkt: null };
-    await expect(startLogin(config(), login)).rejects.toMatchObject({ code: "invalid_grant" });
+    const login = { clientId: "@acme/cli", initId: device.initId, userId: approval.approvedById, projectId: approval.projectId, accessTokenId: issued.id, startedAt: Date.now(), expiresAt, dpopJkt: null };
+    await expect(startLogin(config(), login)).rejects.toMatchObject({ code: "access_denied" });
     expect(await prisma.oAuthLogin.findMany({ where: { initId: device.initId }, select: { revokedReason: true } })).toEqual([{ revokedReason: "report" }]);
-    expect(await prisma.accessToken.findUniqueOrThrow({ where: { id: issued!.id }, select: { revokedAt: true } })).toEqual({ revokedAt: expect.any(Date) });
+    expect(await prisma.accessToken.findUniqueOrThrow({ where: { id: issued.id }, select: { revokedAt: true } })).toEqual({ revokedAt: expect.any(Date) });
   });
 
   it("refuses another account's approval, an init not approved and an unknown id with not_found, writing nothing", async () => {
@@ -134,6 +136,63 @@ describe("POST /activity/approvals/{id}/report", () => {
     await expectNotFound(await reportForm(stranger.token, "AudKZwucI6wsqZhncOHqAl"));
     await expectNotFound(await reportForm(stranger.token, "x".repeat(300)));
     expect(await databaseFingerprint()).toEqual(before);
+  });
+
+  // A client collecting its token while the person reports: whichever comes first, the client ends
+  // with no working token and the report names what it revoked. (A collection landing between the
+  // report's read of the init and its update, which makes the report run again, is a narrower
+  // window than these races hit reliably.)
+  it("leaves the client no working token whichever of a report and its collection comes first (20 races)", async () => {
+    const person = await newAccount();
+    const prisma = await db();
+    const { id: userId } = await prisma.user.findUniqueOrThrow({ where: { email: person.email }, select: { id: true } });
+    let projectId = "new";
+    for (let round = 0; round < 20; round++) {
+      const init = await createInit(inProcess);
+      const fields: Record<string, string> = projectId === "new" ? { project: "new", name: "Raced", code_confirmed: "yes" } : { project: projectId, code_confirmed: "yes" };
+      expect(location(await approve(init.id, person.token, fields))).toBe(`/init/${init.id}`);
+      projectId = (await prisma.init.findUniqueOrThrow({ where: { id: init.id }, select: { projectId: true } })).projectId!;
+      const [reported, collected] = await Promise.all([
+        reportForm(person.token, init.id),
+        dispatch("GET", `/api/init/${init.id}`, { headers: { authorization: `Bearer ${init.secret}` } }),
+      ]);
+      expect(location(reported)).toBe(`/activity?reported=${init.id}`);
+      expect(collected.status).toBe(200);
+      const status = await collected.json();
+      const revoked = await reportedApproval(userId, init.id);
+      if (typeof status.access_token === "string") {
+        expect((await createLink(projectId, randomIv(), withToken(status.access_token))).status).toBe(401);
+        expect(revoked?.accessTokens).toEqual(["@acme/cli"]);
+      } else {
+        expect(status.status).toBe("denied");
+        expect(revoked?.accessTokens).toEqual([]);
+      }
+    }
+    expect(await prisma.accessToken.count({ where: { userId, revokedAt: null } })).toBe(0);
+  });
+
+  it("leaves a device-flow client no working token whichever of a report and its exchange comes first: access_denied, never invalid_grant (20 races)", async () => {
+    const person = await newAccount();
+    const prisma = await db();
+    const { id: userId } = await prisma.user.findUniqueOrThrow({ where: { email: person.email }, select: { id: true } });
+    let projectId = "new";
+    for (let round = 0; round < 20; round++) {
+      const device = await deviceAuthorized();
+      const fields: Record<string, string> = projectId === "new" ? { project: "new", name: "Raced device", user_code: device.user_code } : { project: projectId, user_code: device.user_code };
+      expect(location(await approve(device.initId, person.token, fields))).toBe(`/init/${device.initId}`);
+      projectId = (await prisma.init.findUniqueOrThrow({ where: { id: device.initId }, select: { projectId: true } })).projectId!;
+      const [reported, exchanged] = await Promise.all([reportForm(person.token, device.initId), exchange(device.device_code)]);
+      expect(location(reported)).toBe(`/activity?reported=${device.initId}`);
+      if (exchanged.status === 200) {
+        const tokens = await exchanged.json();
+        expect((await createLink(projectId, randomIv(), withToken(tokens.access_token))).status).toBe(401);
+        expect((await refresh(tokens.refresh_token)).status).toBe(400);
+      } else {
+        expect(exchanged.status).toBe(400);
+        expect(await exchanged.json()).toMatchObject({ error: "access_denied" });
+      }
+    }
+    expect(await prisma.accessToken.count({ where: { userId, revokedAt: null } })).toBe(0);
   });
 
   it("records one event of 50 concurrent reports, and revokes everything once", async () => {
