@@ -263,7 +263,11 @@ export const ERRORS = {
     meaning: "RFC 8628 §3.5: the person has not approved or denied yet; ask again after `interval` seconds.",
     example: "The person has not approved this request yet.",
   },
-  access_denied: { status: 400, meaning: "RFC 8628 §3.5: the person denied the request.", example: "The person denied this request." },
+  access_denied: {
+    status: 400,
+    meaning: "RFC 8628 §3.5: the person denied the request, or took their approval back before the client had its tokens.",
+    example: "The person denied this request.",
+  },
   expired_token: {
     status: 400,
     meaning: "RFC 8628 §3.5: the device code expired before the person approved it; start a new device authorization.",

@@ -164,15 +164,18 @@ async function heldAnswer(cfg: Config, first: InitRow, holder: Holder | null, or
   return endOfWait(cfg, init, status, now, holder, origin, held.signal);
 }
 
-/** The answer of a held poll once its wait is over. */
-async function endOfWait(cfg: Config, init: InitRow, status: InitStatus, now: number, holder: Holder | null, origin: () => RequestOrigin, signal: AbortSignal): Promise<StatusAnswer> {
-  // A client that went away must not spend the one-time token on an answer nobody reads.
-  if (holder !== null && status === "done" && !signal.aborted) {
+/**
+ * The answer of a held poll once its wait is over (exported for its test). A client that went
+ * away must not spend the one-time token on an answer nobody reads: its answer has no pickup.
+ */
+export async function endOfWait(cfg: Config, init: InitRow, status: InitStatus, now: number, holder: Holder | null, origin: () => RequestOrigin, signal: AbortSignal): Promise<StatusAnswer> {
+  const reader = signal.aborted ? null : holder;
+  if (reader !== null && status === "done") {
     // The DPoP proof first, as a poll checks it: a refused one takes no pickup.
-    if (init.accessTokenId === null) await holder.dpopJkt();
+    if (init.accessTokenId === null) await reader.dpopJkt();
     await takePickup(cfg, init.id);
   }
-  return statusAnswer(cfg, init, status, now, holder, origin);
+  return statusAnswer(cfg, init, status, now, reader, origin);
 }
 
 /** The answer for a row read at `now`; the pickup's extras only for the secret's holder. */

@@ -101,7 +101,7 @@ async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: str
   const expiresAt = loginExpiresAt(cfg, grant.accessLifetimeSeconds, startedAt);
   const issued = await claimAccessToken(approval, origin(), expiresAt);
   // The person reported the approval between the read above and the claim.
-  if (issued === "denied") throw new ApiError("access_denied", "The person denied this request.");
+  if (issued === "denied") throw new ApiError("access_denied", "The person took this approval back.");
   // RFC 6749 §4.1.2's rule for codes, kept for device codes: exchanged exactly once.
   if (issued === "collected") throw invalidGrant("The device code was already exchanged.");
   // RFC 6749 §5.1: the refresh token that keeps the client logged in, the first of its login;

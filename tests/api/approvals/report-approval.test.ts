@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { reportApproval, reportedApproval } from "@/lib/approvals/report-approval";
 import { config } from "@/lib/config";
 import { db } from "@/lib/database/db";
+import { readInitRow, statusAnswer } from "@/lib/init/read-init-status";
 import { claimAccessToken } from "@/lib/init/token-pickup";
 import { startLogin } from "@/lib/oauth/refresh-tokens";
 import { dispatch, inProcess } from "../../helpers/in-process";
@@ -142,6 +143,34 @@ describe("POST /activity/approvals/{id}/report", () => {
   // with no working token and the report names what it revoked. (A collection landing between the
   // report's read of the init and its update, which makes the report run again, is a narrower
   // window than these races hit reliably.)
+  // The pickup read the init as done, and the report committed before it claimed the token.
+  it("answers a pickup that read the init before the report as a denied poll, and issues it no token", async () => {
+    const person = await newAccount();
+    const init = await createInit(inProcess);
+    expect(location(await approve(init.id, person.token, { project: "new", name: "Stale", code_confirmed: "yes" }))).toBe(`/init/${init.id}`);
+    const stale = await readInitRow(init.id);
+    expect(location(await reportForm(person.token, init.id))).toBe(`/activity?reported=${init.id}`);
+    const holder = { secret: init.secret, dpopJkt: async () => null };
+    const answer = await statusAnswer(config(), stale!, "done", Date.now(), holder, () => ({ address: "127.0.0.1", userAgent: "acme-cli/1.0" }));
+    const poll = await (await dispatch("GET", `/api/init/${init.id}`, { headers: { authorization: `Bearer ${init.secret}` } })).json();
+    expect(poll).toMatchObject({ status: "denied" });
+    expect(answer).toEqual({ ...poll, timestamp: answer.timestamp });
+    const prisma = await db();
+    expect(await prisma.accessToken.count({ where: { user: { email: person.email } } })).toBe(0);
+  });
+
+  it("tells a claim that read the approval before the report that the init is denied", async () => {
+    const device = await deviceAuthorized();
+    const person = await newAccount();
+    await approve(device.initId, person.token, { project: "new", name: "Claimed late", user_code: device.user_code });
+    const prisma = await db();
+    const init = await prisma.init.findUniqueOrThrow({ where: { id: device.initId }, select: { projectId: true, approvedById: true } });
+    const approval = { initId: device.initId, sender: "@acme/cli", senderDevice: null, projectId: init.projectId!, approvedById: init.approvedById!, accessLifetimeSeconds: null, dpopJkt: null };
+    await reportApproval(config(), approval.approvedById, device.initId, { address: "127.0.0.1", userAgent: "Firefox" });
+    expect(await claimAccessToken(approval, { address: "127.0.0.1", userAgent: "acme-cli/1.0" }, new Date(Date.now() + 86_400_000))).toBe("denied");
+    expect(await prisma.accessToken.count({ where: { userId: approval.approvedById } })).toBe(0);
+  });
+
   it("leaves the client no working token whichever of a report and its collection comes first (20 races)", async () => {
     const person = await newAccount();
     const prisma = await db();
@@ -164,7 +193,10 @@ describe("POST /activity/approvals/{id}/report", () => {
         expect((await createLink(projectId, randomIv(), withToken(status.access_token))).status).toBe(401);
         expect(revoked?.accessTokens).toEqual(["@acme/cli"]);
       } else {
-        expect(status.status).toBe("denied");
+        // Denied as a poll of a denied init is: no project, no token.
+        expect(status).toMatchObject({ status: "denied", error: expect.any(String) });
+        expect(status).not.toHaveProperty("project");
+        expect(status).not.toHaveProperty("project_id");
         expect(revoked?.accessTokens).toEqual([]);
       }
     }

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { config } from "@/lib/config";
 import { db } from "@/lib/database/db";
+import { endOfWait, readInitRow } from "@/lib/init/read-init-status";
 import { HEARTBEAT_MS } from "@/lib/api/event-stream";
 import { REREAD_MS } from "@/lib/init/follow-init";
 import { MAX_STREAMS_PER_INIT } from "@/lib/limits/rules";
@@ -57,6 +59,23 @@ describe("GET /api/init/{id} with Prefer: wait", () => {
     const body = await (await answer).json();
     expect(body).toMatchObject({ status: "done", project: { id: init.id, name: "Waited for" }, approved_by: null });
     expect(body.access_token).toMatch(/^ilat_/);
+  });
+
+  // The wait saw the approval, and its client left before the answer was made (a wake and a
+  // disconnect at the same moment): the answer nobody reads spends no pickup.
+  it("spends no token on the answer of a wait whose client left: the client's next request collects it", async () => {
+    const { token } = await newAccount();
+    const init = await createdInit();
+    await approve(init.id, token, APPROVE_NEW);
+    const row = await readInitRow(init.id);
+    const left = new AbortController();
+    left.abort();
+    const holder = { secret: init.secret, dpopJkt: async () => null };
+    const unread = await endOfWait(config(), row!, "done", Date.now(), holder, () => ({ address: "127.0.0.1", userAgent: "acme-cli/1.0" }), left.signal);
+    expect(unread).toMatchObject({ status: "done" });
+    expect(unread).not.toHaveProperty("access_token");
+    const collected = await (await getInitStatus(init.id, { authorization: `Bearer ${init.secret}` })).json();
+    expect(collected.access_token).toMatch(/^ilat_/);
   });
 
   it("ends when the init is denied", async () => {
