@@ -22,8 +22,8 @@ export const HARDENING_PORT = firstPort + 7;
 export const PROXIES_PORTS = { server: firstPort + 4, proxy: firstPort + 5 };
 /** The server tests/e2e/passkey-phishing.spec.ts starts itself, and the phisher's proxy in front. */
 export const PASSKEY_PHISHING_PORTS = { server: firstPort + 8, proxy: firstPort + 9 };
-/** The two-instance suite's servers and balancer (playwright.multi.config.ts). */
-export const MULTI_PORTS = { a: firstPort + 2, b: firstPort + 3, balancer: firstPort + 6 };
+/** The two-instance suite's servers and balancer (playwright.multi.config.ts), and the two its start-up race starts itself. */
+export const MULTI_PORTS = { a: firstPort + 2, b: firstPort + 3, balancer: firstPort + 6, race: [firstPort + 4, firstPort + 5] };
 
 const postgresServer = process.env.TEST_POSTGRES_URL;
 

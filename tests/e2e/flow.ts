@@ -62,8 +62,10 @@ export async function signUpFromInitPage(page: Page, email: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
-  // Back on the page it came from, loaded: a reload or a route set up now is not raced by the sign-up's navigation.
-  await page.waitForURL((url) => url.pathname !== "/signup");
+  // Back on the page it came from, loaded: a reload or a route set up now is not raced by the
+  // sign-up's navigation. A refused sign-up comes back to /signup with its error, and fails here.
+  await page.waitForURL((url) => url.pathname !== "/signup" || url.searchParams.has("error"));
+  await expect(page, "the sign-up was refused").not.toHaveURL(/\/signup/);
 }
 
 /** A new person opens the init's page, signs up from it and approves, into a new project named `name` if given. */

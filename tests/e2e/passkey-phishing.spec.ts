@@ -36,6 +36,10 @@ test.beforeAll(async () => {
   server = await startOwnServer(PORT, { APP_URL: SITE, DATABASE_URL: scratchDatabase("passkey-phishing"), MASTER_KEY: randomBytes(32).toString("base64"), WEB_CONCURRENCY: "1" });
 });
 
+test.beforeEach(() => {
+  relayedApprovals.length = 0;
+});
+
 test.afterAll(() => {
   proxy.close();
   server.stop();
@@ -86,14 +90,14 @@ async function approveThroughProxy(page: Page, phishingOrigin: string, email: st
   await page.getByRole("button", { name: "Approve" }).click();
 }
 
-/** The init's status as its client polls it: on slow_down it waits Retry-After once and asks again. */
+/** The init's status as anyone may read it (no secret: nothing is collected); on slow_down it waits Retry-After once and asks again. */
 async function initStatus(id: string): Promise<string> {
   let answer = await attacker("GET", `/api/init/${id}`);
   if (answer.status === 429) {
     await new Promise((resolve) => setTimeout(resolve, Number(answer.headers["retry-after"]) * 1000));
     answer = await attacker("GET", `/api/init/${id}`);
   }
-  return JSON.parse(answer.text).status;
+  return (JSON.parse(answer.text) as { status: string }).status;
 }
 
 /** On the real site the same person approves the same init: what refused it above was the origin alone. */
@@ -115,8 +119,8 @@ test("a phishing proxy on a host under the service's: the browser signs for the 
   // The passkey was used, and what it signed names the proxy's origin.
   expect((await authenticator.credentials())[0].signCount).toBeGreaterThan(before.signCount);
   expect(relayedApprovals).toHaveLength(1);
-  const assertion = JSON.parse(new URLSearchParams(relayedApprovals[0]).get("passkey_assertion") ?? "null");
-  expect(JSON.parse(Buffer.from(assertion.response.clientDataJSON, "base64url").toString())).toMatchObject({ type: "webauthn.get", origin: phishingOrigin });
+  const assertion = JSON.parse(new URLSearchParams(relayedApprovals[0]).get("passkey_assertion") ?? "{}") as { response?: { clientDataJSON?: string } };
+  expect(JSON.parse(Buffer.from(assertion.response?.clientDataJSON ?? "", "base64url").toString())).toMatchObject({ type: "webauthn.get", origin: phishingOrigin });
   expect(await initStatus(init.id)).toBe("pending");
 
   await approveOnTheSite(page, init);
@@ -124,12 +128,15 @@ test("a phishing proxy on a host under the service's: the browser signs for the 
 });
 
 test("a phishing proxy on another site: the browser will not use the service's passkey there, and nothing is approved", async ({ page }) => {
-  relayedApprovals.length = 0;
-  const { email, init } = await victimAndInit(page);
+  const { authenticator, email, init } = await victimAndInit(page);
+  const [before] = await authenticator.credentials();
   const phishingOrigin = `http://evil.localhost:${PROXY_PORT}`;
   await approveThroughProxy(page, phishingOrigin, email, init);
 
-  await expect(page.getByRole("alert").filter({ hasText: "Not approved: your passkey did not confirm it." })).toBeVisible();
+  // The options came through the proxy; the browser refused them for this origin, and the passkey was not used.
+  const refused = page.getByRole("alert").filter({ hasText: "Not approved: your passkey did not confirm it." });
+  await expect(refused).toContainText('The RP ID "initlink.localhost" is invalid for this domain');
+  expect((await authenticator.credentials())[0].signCount).toBe(before.signCount);
   expect(relayedApprovals).toHaveLength(0);
   expect(await initStatus(init.id)).toBe("pending");
 

@@ -4,7 +4,7 @@ import { readdirSync } from "node:fs";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import pg from "pg";
-import { scratchDatabase } from "../../playwright.config";
+import { MULTI_PORTS, scratchDatabase } from "../../playwright.config";
 import { BALANCER, INSTANCE_A, INSTANCE_B, SHARED_CREATE_INIT_LIMIT } from "../../playwright.multi.config";
 import { approveAsNewPerson, over, pollAtItsPace } from "../e2e/flow";
 import { createInit, createLink, pickUpToken } from "../helpers/journey.mjs";
@@ -125,11 +125,12 @@ test("two instances starting at once on an empty database apply each migration o
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   await admin.query(`CREATE DATABASE "${name}"`);
-  const instances = [startInstance(3104, databaseUrl), startInstance(3105, databaseUrl)];
+  const [portA, portB] = MULTI_PORTS.race;
+  const instances = [startInstance(portA, databaseUrl), startInstance(portB, databaseUrl)];
   try {
-    await Promise.all([untilLive(request, "http://127.0.0.1:3104"), untilLive(request, "http://127.0.0.1:3105")]);
-    const keysA = await (await request.get("http://127.0.0.1:3104/.well-known/jwks.json")).json();
-    const keysB = await (await request.get("http://127.0.0.1:3105/.well-known/jwks.json")).json();
+    await Promise.all([untilLive(request, `http://127.0.0.1:${portA}`), untilLive(request, `http://127.0.0.1:${portB}`)]);
+    const keysA = await (await request.get(`http://127.0.0.1:${portA}/.well-known/jwks.json`)).json();
+    const keysB = await (await request.get(`http://127.0.0.1:${portB}/.well-known/jwks.json`)).json();
     expect(keysA.keys).toHaveLength(1);
     expect(keysB).toEqual(keysA);
     const db = new pg.Client({ connectionString: databaseUrl });
