@@ -17,7 +17,7 @@ import { logger, routeConsoleToLogger } from "./server/logger.mjs";
 import { refuseMalformedPath } from "./server/malformed-path.mjs";
 import { observeRequest, startMetrics } from "./server/metrics.mjs";
 import { OPEN_FILES_BESIDES_WAITING, raiseOpenFileLimit } from "./server/open-files.mjs";
-import { PARKING_HEADER, parkingEdge } from "./server/parking.mjs";
+import { PARKING_HEADER, parkingEdge, stopDeadlineMs } from "./server/parking.mjs";
 import { runPrimary } from "./server/primary.mjs";
 import { routeMatcherOfBuild } from "./server/route-pattern.mjs";
 import { setSecurityHeaders } from "./server/security-headers.mjs";
@@ -123,7 +123,7 @@ async function serve() {
     stopping = true;
     /** @type {import("node:events").EventEmitter} */ (process).emit(STOPPING_EVENT);
     server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 5000).unref();
+    setTimeout(() => process.exit(0), stopDeadlineMs()).unref();
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);

@@ -48,6 +48,47 @@ const RESUMING_ENDS = ["changed", "deadline", "stopping"];
 const token = () => processWide("parking-token", () => randomBytes(18).toString("base64url"));
 const parkings = () => processWide("parkings", () => /** @type {Map<number, Parking>} */ (new Map()));
 
+/**
+ * Passes of parked requests through Next.js at once, in this process. A burst of wakes (the
+ * process stopping wakes every parked request) waits here, costing nothing, rather than in
+ * Next.js and the database pool: on PostgreSQL, 8,000 woken at once waited past the pool's 5 s
+ * and were answered 503 (docs/deploying.md).
+ */
+const RESUMED_PASSES_AT_ONCE = 16;
+
+/** What a stopping process gives its requests under way (server.mjs). */
+export const STOP_GRACE_MS = 5_000;
+/** And each parked request, for its last pass (about half a millisecond of CPU here). */
+const STOP_MS_PER_PARKED = 1;
+
+/** How long a process that stops now gives itself: its requests under way, and a last pass of each parked one. */
+export const stopDeadlineMs = () => STOP_GRACE_MS + parkings().size * STOP_MS_PER_PARKED;
+
+/** The longest a process holding `waitingPerProcess` parked requests gives itself to stop (server/primary.mjs waits that long). @param {number} waitingPerProcess */
+export const longestStopMs = (waitingPerProcess) => STOP_GRACE_MS + waitingPerProcess * STOP_MS_PER_PARKED;
+
+/** A count of free places for resumed passes; a place freed goes to the longest waiting, if any. @param {number} places */
+function passPlaces(places) {
+  let free = places;
+  /** @type {(() => void)[]} */
+  const waiting = [];
+  return {
+    /** @returns {Promise<void>} */
+    take: () => {
+      if (free > 0) {
+        free -= 1;
+        return Promise.resolve();
+      }
+      return new Promise((resolve) => waiting.push(resolve));
+    },
+    give: () => {
+      const next = waiting.shift();
+      if (next === undefined) free += 1;
+      else next();
+    },
+  };
+}
+
 /** @param {number} id @param {ResumingEnd | null} end */
 const parkingHeader = (id, end) => (end === null ? `${token()} ${id}` : `${token()} ${id} ${end}`);
 
@@ -160,6 +201,7 @@ function writeHead(response, captured) {
  */
 export function parkingEdge(handle) {
   let lastId = 0;
+  const places = passPlaces(RESUMED_PASSES_AT_ONCE);
 
   /**
    * One pass through Next.js: its answer, kept, and whether the route parked the request.
@@ -226,13 +268,28 @@ export function parkingEdge(handle) {
       }
     };
 
+  /**
+   * A pass of a parked request the edge resumes, once a place is free (RESUMED_PASSES_AT_ONCE);
+   * null when its client left meanwhile.
+   * @param {import("node:http").IncomingMessage} request @param {number} id @param {ResumingEnd} end @param {AbortSignal} left
+   */
+  async function resumedPass(request, id, end, left) {
+    await places.take();
+    try {
+      return left.aborted ? null : await pass(request, id, end);
+    } finally {
+      places.give();
+    }
+  }
+
   /** A parked wait: its answer is the first pass that does not park it again. */
   const serveWaiting = serve(false, async (request, response, parking, id, left) => {
     for (;;) {
       const end = await parking.next(left);
       if (end === "aborted") return;
-      const { captured, parked } = await pass(request, id, end);
-      if (!parked) return answer(response, captured);
+      const resumed = await resumedPass(request, id, end, left);
+      if (resumed === null) return;
+      if (!resumed.parked) return answer(response, resumed.captured);
     }
   });
 
@@ -246,9 +303,9 @@ export function parkingEdge(handle) {
     const next = async () => {
       const end = await parking.next(left);
       if (end === "aborted") return { frames: "", more: false };
-      const { captured, parked } = await pass(request, id, end);
-      if (captured.statusCode !== 200) return { frames: "", more: false };
-      return { frames: Buffer.concat(captured.chunks).toString(), more: parked };
+      const resumed = await resumedPass(request, id, end, left);
+      if (resumed === null || resumed.captured.statusCode !== 200) return { frames: "", more: false };
+      return { frames: Buffer.concat(resumed.captured.chunks).toString(), more: resumed.parked };
     };
     await pumpFrames((frames) => response.write(frames), next, () => left.aborted);
     response.end();

@@ -9,22 +9,23 @@ import cluster from "node:cluster";
 import client from "prom-client";
 import { logger } from "./logger.mjs";
 import { isMetricsMessage, METRICS_MESSAGE } from "./metrics.mjs";
+import { longestStopMs } from "./parking.mjs";
 
 // A worker that lived less than this before it died counts as a crash in a row: the next
 // replacement waits twice as long as the last one did, up to the cap.
 const STABLE_MS = 10_000;
 const FIRST_PAUSE_MS = 100;
 const MAX_PAUSE_MS = 10_000;
-// How long workers get to finish their requests on a stop before the primary exits anyway
-// (each worker gives itself 5 s: server.mjs).
-const STOP_GRACE_MS = 6_000;
+// How long workers get to finish their requests on a stop before the primary exits anyway: a
+// second more than the longest a worker gives itself (server/parking.mjs, stopDeadlineMs).
+const STOP_MARGIN_MS = 1_000;
 
 /**
  * Runs the primary: forks `count` workers of `script`, each started with `args` and a V8 heap of
  * `workerHeapMb` MiB, and says `ready` with `appUrl` once all of them listen.
- * @param {number} count @param {string} script @param {string[]} args @param {{ appUrl: string, workerHeapMb: number }} settings
+ * @param {number} count @param {string} script @param {string[]} args @param {{ appUrl: string, workerHeapMb: number, waitingPerProcess: number }} settings
  */
-export function runPrimary(count, script, args, { appUrl, workerHeapMb }) {
+export function runPrimary(count, script, args, { appUrl, workerHeapMb, waitingPerProcess }) {
   const log = logger();
   // V8 sizes its old generation from the machine's memory (a quarter of it) and lets garbage
   // pile up towards that before a full collection: a worker reached 390 MiB under load with
@@ -108,7 +109,7 @@ export function runPrimary(count, script, args, { appUrl, workerHeapMb }) {
     log.info({ signal }, "stopping");
     if (startedAt.size === 0) process.exit(0);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+    setTimeout(() => process.exit(0), longestStopMs(waitingPerProcess) + STOP_MARGIN_MS).unref();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
