@@ -114,8 +114,8 @@ async function serve() {
     if (!cluster.isWorker) log.info({ url: appUrl }, `ready: open ${appUrl}`);
   });
 
-  // A stop finishes the requests under way (up to 5 s); requests held waiting on an init are
-  // answered at once with its status as it is. process.on, not once: under a terminal, Ctrl-C
+  // A stop finishes the requests under way (up to 5 s, and a millisecond more per parked request:
+  // stopDeadlineMs); requests held waiting on an init are answered with its status as it is. process.on, not once: under a terminal, Ctrl-C
   // reaches a worker twice (from the terminal and from the primary).
   let stopping = false;
   const stop = () => {

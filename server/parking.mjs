@@ -52,7 +52,9 @@ const parkings = () => processWide("parkings", () => /** @type {Map<number, Park
  * Passes of parked requests through Next.js at once, in this process. A burst of wakes (the
  * process stopping wakes every parked request) waits here, costing nothing, rather than in
  * Next.js and the database pool: on PostgreSQL, 8,000 woken at once waited past the pool's 5 s
- * and were answered 503 (docs/deploying.md).
+ * and were answered 503 (docs/deploying.md). A few more than the pool's default 10
+ * connections, so that the pool stays busy while passes come and go. A pass holds its place no
+ * longer than a request takes: the database's waits end after 5 s.
  */
 const RESUMED_PASSES_AT_ONCE = 16;
 
@@ -67,24 +69,44 @@ export const stopDeadlineMs = () => STOP_GRACE_MS + parkings().size * STOP_MS_PE
 /** The longest a process holding `waitingPerProcess` parked requests gives itself to stop (server/primary.mjs waits that long). @param {number} waitingPerProcess */
 export const longestStopMs = (waitingPerProcess) => STOP_GRACE_MS + waitingPerProcess * STOP_MS_PER_PARKED;
 
-/** A count of free places for resumed passes; a place freed goes to the longest waiting, if any. @param {number} places */
+/**
+ * A count of free places for resumed passes; a place freed goes to the longest waiting, if any.
+ * A waiter whose client left (`left`) stops waiting at once, with no place.
+ * @param {number} places
+ */
 function passPlaces(places) {
   let free = places;
-  /** @type {(() => void)[]} */
-  const waiting = [];
+  /** @type {Set<() => void>} */
+  const waiting = new Set();
   return {
-    /** @returns {Promise<void>} */
-    take: () => {
+    /** Resolves true with a place, false (and none) once `left` aborts. @param {AbortSignal} left @returns {Promise<boolean>} */
+    take: (left) => {
+      if (left.aborted) return Promise.resolve(false);
       if (free > 0) {
         free -= 1;
-        return Promise.resolve();
+        return Promise.resolve(true);
       }
-      return new Promise((resolve) => waiting.push(resolve));
+      return new Promise((resolve) => {
+        const answer = () => {
+          left.removeEventListener("abort", gone);
+          resolve(true);
+        };
+        const gone = () => {
+          waiting.delete(answer);
+          resolve(false);
+        };
+        left.addEventListener("abort", gone, { once: true });
+        waiting.add(answer);
+      });
     },
     give: () => {
-      const next = waiting.shift();
-      if (next === undefined) free += 1;
-      else next();
+      const next = waiting.values().next();
+      if (next.done) {
+        free += 1;
+        return;
+      }
+      waiting.delete(next.value);
+      next.value();
     },
   };
 }
@@ -274,9 +296,10 @@ export function parkingEdge(handle) {
    * @param {import("node:http").IncomingMessage} request @param {number} id @param {ResumingEnd} end @param {AbortSignal} left
    */
   async function resumedPass(request, id, end, left) {
-    await places.take();
+    if (!(await places.take(left))) return null;
     try {
-      return left.aborted ? null : await pass(request, id, end);
+      // The client may have left, or the stream ended, while this pass waited for its place.
+      return left.aborted || parkingOf(id) === undefined ? null : await pass(request, id, end);
     } finally {
       places.give();
     }

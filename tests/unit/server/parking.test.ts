@@ -63,6 +63,29 @@ describe("a parked event stream whose pass is refused", () => {
   });
 });
 
+/**
+ * A route whose first pass parks a wait until `woken` resolves (counting the parked and the
+ * released), and whose resumed passes `resumed` answers.
+ */
+function waitingRoute(woken: Promise<"stopping">, resumed: () => Promise<void>) {
+  const counts = { parked: 0, released: 0 };
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const mark = readParkingHeader(request.headers[PARKING_HEADER] as string | undefined);
+    if (mark === null) throw new Error("a pass without the edge's mark");
+    if (mark.end === null) {
+      registerParking(mark.id, { kind: "wait", until: Date.now() + 60_000, seconds: 60, next: () => woken, release: () => void counts.released++ });
+      counts.parked += 1;
+      response.writeHead(200, { [PARK_ANSWER_HEADER]: "park" });
+      response.end();
+      return;
+    }
+    await resumed();
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify({ status: "pending" }));
+  };
+  return { handle, counts };
+}
+
 // The process stopping wakes every parked wait at once (server.mjs). Their last passes go through
 // the route a few at a time, so that they do not all wait on the database pool together (on
 // PostgreSQL, past its 5 s: 503), and the process gives itself time for them.
@@ -71,25 +94,14 @@ describe("parked waits woken all at once", () => {
     const waits = 200;
     let wake: () => void = () => undefined;
     const woken = new Promise<"stopping">((resolve) => (wake = () => resolve("stopping")));
-    const passes = { parked: 0, inFlight: 0, mostInFlight: 0 };
-    const handle = async (request: IncomingMessage, response: ServerResponse) => {
-      const mark = readParkingHeader(request.headers[PARKING_HEADER] as string | undefined);
-      if (mark === null) throw new Error("a pass without the edge's mark");
-      if (mark.end === null) {
-        registerParking(mark.id, { kind: "wait", until: Date.now() + 60_000, seconds: 60, next: () => woken, release: () => undefined });
-        passes.parked += 1;
-        response.writeHead(200, { [PARK_ANSWER_HEADER]: "park" });
-        response.end();
-        return;
-      }
+    const passes = { inFlight: 0, mostInFlight: 0 };
+    const { handle, counts } = waitingRoute(woken, async () => {
       passes.inFlight += 1;
       passes.mostInFlight = Math.max(passes.mostInFlight, passes.inFlight);
       // A database read.
       await new Promise((resolve) => setTimeout(resolve, 5));
       passes.inFlight -= 1;
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(JSON.stringify({ status: "pending" }));
-    };
+    });
     const { serveWaiting } = parkingEdge(handle);
     const failures: unknown[] = [];
     const port = await edgeServer(serveWaiting, failures);
@@ -104,12 +116,44 @@ describe("parked waits woken all at once", () => {
           }).on("error", reject);
         }),
     );
-    await vi.waitFor(() => expect(passes.parked).toBe(waits), { timeout: 10_000 });
+    await vi.waitFor(() => expect(counts.parked).toBe(waits), { timeout: 10_000 });
     // The process gives itself its 5 s and a millisecond for each parked request's last pass.
     expect(stopDeadlineMs()).toBe(STOP_GRACE_MS + waits);
     wake();
     expect(await Promise.all(answers)).toEqual(Array.from({ length: waits }, () => 200));
     expect(passes.mostInFlight).toBe(16);
+    expect(failures).toEqual([]);
+    agent.destroy();
+  });
+});
+
+describe("a parked wait whose client leaves while its pass waits for a place", () => {
+  it("lets go of its parking at once, not when a place frees, and is never passed", async () => {
+    const waits = 20;
+    let wake: () => void = () => undefined;
+    const woken = new Promise<"stopping">((resolve) => (wake = () => resolve("stopping")));
+    let openGate: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let passes = 0;
+    const { handle, counts } = waitingRoute(woken, async () => {
+      passes += 1;
+      // The 16 passes with a place hold it until the test opens the gate.
+      await gate;
+    });
+    const { serveWaiting } = parkingEdge(handle);
+    const failures: unknown[] = [];
+    const port = await edgeServer(serveWaiting, failures);
+    const agent = new Agent({ maxSockets: Infinity });
+    const clients = Array.from({ length: waits }, () => get({ host: "127.0.0.1", port, path: "/api/init/any", agent }).on("error", () => undefined));
+    await vi.waitFor(() => expect(counts.parked).toBe(waits), { timeout: 10_000 });
+    wake();
+    await vi.waitFor(() => expect(passes).toBe(16), { timeout: 10_000 });
+    // Every client leaves: the 4 waiting for a place let go of their parkings now.
+    for (const client of clients) client.destroy();
+    await vi.waitFor(() => expect(counts.released).toBe(waits - 16), { timeout: 10_000 });
+    openGate();
+    await vi.waitFor(() => expect(counts.released).toBe(waits), { timeout: 10_000 });
+    expect(passes).toBe(16);
     expect(failures).toEqual([]);
     agent.destroy();
   });
