@@ -88,7 +88,8 @@ async function serve() {
     if (refuseOversizedBody(request, response, route)) return;
     const aliased = routeTargetOfAlias(url);
     if (aliased !== undefined) request.url = aliased;
-    const target = request.method === "GET" ? routeOf(request.url ?? "") : null;
+    // The route of the path Next.js serves: the one worked out above unless an alias moved it.
+    const target = request.method !== "GET" ? null : aliased === undefined ? route : routeOf(aliased);
     const parkable = target === STREAM_ROUTE ? serveStream : target === WAITING_ROUTE && request.headers.prefer !== undefined ? serveWaiting : null;
     if (parkable !== null) {
       parkable(request, response).catch((/** @type {unknown} */ error) => {
