@@ -188,5 +188,5 @@ export async function statusAnswer(cfg: Config, init: InitRow, status: InitStatu
   if (holder === null) return done;
   const extras = await pickupExtras(cfg, init.id, init.accessTokenId !== null, origin(), holder.dpopJkt);
   // The approval was reported while this answer was made: the holder learns it is denied.
-  return extras === "denied" ? { ...answer, status: "denied", error: NOT_PENDING.denied } : { ...done, ...extras };
+  return extras === "denied" ? statusAnswer(cfg, init, "denied", now, null, origin) : { ...done, ...extras };
 }
