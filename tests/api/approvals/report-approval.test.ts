@@ -39,6 +39,17 @@ async function loginWithLinks() {
   return { ...login, refreshed, links: [first, second], credential };
 }
 
+/** A device authorization a new person approved, and its approval as the exchange reads it (lib/oauth/device-code-grant.ts) before it claims the token. */
+async function approvedDeviceAsRead(name: string) {
+  const device = await deviceAuthorized();
+  const person = await newAccount();
+  await approve(device.initId, person.token, { project: "new", name, user_code: device.user_code });
+  const prisma = await db();
+  const init = await prisma.init.findUniqueOrThrow({ where: { id: device.initId }, select: { projectId: true, approvedById: true } });
+  const approval = { initId: device.initId, sender: "@acme/cli", senderDevice: null, projectId: init.projectId!, approvedById: init.approvedById!, accessLifetimeSeconds: null, dpopJkt: null };
+  return { device, approval };
+}
+
 describe("POST /activity/approvals/{id}/report", () => {
   it("revokes the approval's access tokens, its OAuth login and its links at once, records it, and says what it revoked", async () => {
     const { device, tokens, refreshed, links, credential, person, userId } = await loginWithLinks();
@@ -111,12 +122,8 @@ describe("POST /activity/approvals/{id}/report", () => {
 
   // The device-code exchange claims the access token, then starts the login: a report between the two revokes both.
   it("revokes a login its exchange starts after a report that came between its token and its login, and the exchange is access_denied", async () => {
-    const device = await deviceAuthorized();
-    const person = await newAccount();
-    await approve(device.initId, person.token, { project: "new", name: "Between", user_code: device.user_code });
+    const { device, approval } = await approvedDeviceAsRead("Between");
     const prisma = await db();
-    const init = await prisma.init.findUniqueOrThrow({ where: { id: device.initId }, select: { projectId: true, approvedById: true } });
-    const approval = { initId: device.initId, sender: "@acme/cli", senderDevice: null, projectId: init.projectId!, approvedById: init.approvedById!, accessLifetimeSeconds: null, dpopJkt: null };
     const expiresAt = new Date(Date.now() + 86_400_000);
     const issued = await claimAccessToken(approval, { address: "127.0.0.1", userAgent: "acme-cli/1.0" }, expiresAt);
     if (typeof issued === "string") throw new Error(`the token was not claimed: ${issued}`);
@@ -160,12 +167,8 @@ describe("POST /activity/approvals/{id}/report", () => {
   });
 
   it("tells a claim that read the approval before the report that the init is denied", async () => {
-    const device = await deviceAuthorized();
-    const person = await newAccount();
-    await approve(device.initId, person.token, { project: "new", name: "Claimed late", user_code: device.user_code });
+    const { device, approval } = await approvedDeviceAsRead("Claimed late");
     const prisma = await db();
-    const init = await prisma.init.findUniqueOrThrow({ where: { id: device.initId }, select: { projectId: true, approvedById: true } });
-    const approval = { initId: device.initId, sender: "@acme/cli", senderDevice: null, projectId: init.projectId!, approvedById: init.approvedById!, accessLifetimeSeconds: null, dpopJkt: null };
     await reportApproval(config(), approval.approvedById, device.initId, { address: "127.0.0.1", userAgent: "Firefox" });
     expect(await claimAccessToken(approval, { address: "127.0.0.1", userAgent: "acme-cli/1.0" }, new Date(Date.now() + 86_400_000))).toBe("denied");
     expect(await prisma.accessToken.count({ where: { userId: approval.approvedById } })).toBe(0);
