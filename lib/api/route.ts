@@ -209,7 +209,9 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
     const edgeMark = op.wait || "stream" in answer ? readParkingHeader(headers.get(PARKING_HEADER)) : null;
     const parking = edgeMark?.end ? parkingOf(edgeMark.id) : undefined;
     const resumed = parking?.kind === "wait" ? parking : undefined;
-    const asked = resumed ? resumed.seconds : op.wait ? preferredWait(headers.get("prefer")) : null;
+    // RFC 9110 §9.3.2: a HEAD answer has no content to wait for, so it is answered at once
+    // (held, it would cost the route's whole request, several times what the waiting room budgets).
+    const asked = resumed ? resumed.seconds : op.wait && request.method !== "HEAD" ? preferredWait(headers.get("prefer")) : null;
     // Taken before anything waits, so that the bound holds however many requests arrive at once.
     // Without a place (the room full, or the address holding its share) it is answered as a poll.
     const place = asked && !resumed ? enterWaitingRoom(cfg, clientAddress(headers, cfg.trustedProxies), "wait") : null;

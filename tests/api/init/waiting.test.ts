@@ -157,6 +157,15 @@ describe("GET /api/init/{id} with Prefer: wait", () => {
     expect(await zero.json()).toMatchObject({ status: "pending" });
   });
 
+  // RFC 9110 §9.3.2: HEAD has no content to wait for; held, it cost the route's whole request.
+  it("answers HEAD at once, holding nothing, whatever it prefers", async () => {
+    const init = await createdInit();
+    const head = await dispatch("HEAD", `/api/init/${init.id}`, { headers: { "user-agent": "acme-cli/1.0", prefer: "wait=2" } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("preference-applied")).toBeNull();
+    expect(waitingOn(init.id)).toBe(0);
+  });
+
   // RFC 7240 §2: a preference the server cannot use is ignored, never an error.
   it.each([
     ["wait=abc", null],
