@@ -315,12 +315,23 @@ describe("refresh of a login the device-code exchange bound to a key (RFC 9449 ย
     expect(statuses.filter((status) => status === 400)).toHaveLength(19);
   });
 
-  it("revokes a bound login (RFC 7009) without a proof: revocation only ends tokens", async () => {
+  it("revokes a bound login (RFC 7009) for its current refresh token without a proof: a client logs out without one", async () => {
     const key = await newDpopKey();
     const { tokens, userId } = await boundLogin(key);
     expect((await revoke(tokens.refresh_token)).status).toBe(200);
     const verifier = await ownerToken(userId, "all");
     expect(await introspect(tokens.access_token, verifier)).toEqual({ active: false });
+  });
+
+  // RFC 7009 ยง2.2: a retired token is no longer valid, so there is nothing it can end.
+  it("revokes nothing for a retired refresh token of a bound login: the client's next refresh works", async () => {
+    const key = await newDpopKey();
+    const { tokens } = await boundLogin(key);
+    const next = await tokensOf(await refresh(tokens.refresh_token, undefined, await refreshProof(key)));
+    const before = await nothingWritten();
+    expect((await revoke(tokens.refresh_token)).status).toBe(200);
+    expect(await nothingWritten()).toEqual(before);
+    expect(await tokensOf(await refresh(next.refresh_token, undefined, await refreshProof(key)))).toMatchObject({ token_type: "DPoP" });
   });
 
   it("keeps an unbound login unbound: a proof on its refresh binds the new access token only", async () => {
