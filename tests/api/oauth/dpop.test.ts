@@ -334,6 +334,20 @@ describe("refresh of a login the device-code exchange bound to a key (RFC 9449 Â
     expect(await tokensOf(await refresh(next.refresh_token, undefined, await refreshProof(key)))).toMatchObject({ token_type: "DPoP" });
   });
 
+  it("takes a bound login's token the latest refresh retired, presented again soon with the key's proof from another address, for a lost race: the key is the client", async () => {
+    const key = await newDpopKey();
+    const { tokens, userId } = await boundLogin(key);
+    const next = await tokensOf(await refresh(tokens.refresh_token, undefined, await refreshProof(key)));
+    const elsewhere = { "x-initlink-peer": "198.51.100.7", "user-agent": "another-cli/2.0" };
+    const before = await databaseFingerprint();
+    const lost = await refresh(tokens.refresh_token, undefined, { ...(await refreshProof(key)), ...elsewhere });
+    expect(lost.status).toBe(400);
+    expect(await lost.json()).toMatchObject({ error: "invalid_grant" });
+    expect(await databaseFingerprint()).toEqual(before);
+    expect((await (await db()).oAuthLogin.findFirstOrThrow({ where: { userId } })).revokedAt).toBeNull();
+    expect(await tokensOf(await refresh(next.refresh_token, undefined, await refreshProof(key)))).toMatchObject({ token_type: "DPoP" });
+  });
+
   it("keeps an unbound login unbound: a proof on its refresh binds the new access token only", async () => {
     const key = await newDpopKey();
     const device = await approvedDevice("Bearer login");
