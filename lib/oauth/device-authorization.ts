@@ -23,9 +23,8 @@ export async function authorizeDevice(cfg: Config, body: DeviceAuthorizationBody
   // RFC 9449 §4.3: the proof read before the limit, so a malformed one counts for nothing; its
   // signature checked and its jti stored after it, so a refused request costs neither.
   const proof = dpop.proof === null ? null : await readDpopProof(cfg, dpop);
-  const init = await createInit(cfg, { sender: body.client_id, sender_device: null, sender_os: null, sender_ip: null, user_code_shown: true }, origin, async () =>
-    proof === null ? null : acceptDpopProof(proof),
-  );
+  const boundKey = async () => (proof === null ? null : acceptDpopProof(proof));
+  const init = await createInit(cfg, { sender: body.client_id, sender_device: null, sender_os: null, sender_ip: null, user_code_shown: true }, origin, boundKey);
   return {
     device_code: init.secret,
     user_code: init.user_code,
