@@ -8,7 +8,9 @@ import { DPOP_ALGORITHMS } from "./schemas";
 // DPoP (RFC 9449): a client proves, on each request, that it holds the private key its tokens
 // are bound to. verifyDpopProof is the one check of a proof, wherever one is taken: the token
 // endpoint, the device authorization, the token pickup and every request made with an access
-// token. It answers the key's thumbprint (jkt, RFC 7638), which is what a binding stores.
+// token. It answers the key's thumbprint (jkt, RFC 7638), which is what a binding stores. Where
+// a limit or a poll clock governs the request, its two steps are taken apart around it:
+// readDpopProof (no signature checked, nothing written) before, acceptDpopProof after.
 
 /** What a request offers for a proof: its `DPoP` header, its method, and its URL built on APP_URL (never on Host). */
 export type DpopRequest = { proof: string | null; method: string; url: string };
