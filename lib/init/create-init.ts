@@ -18,10 +18,16 @@ export const initPageUrl = (cfg: Config, id: string) => `${cfg.appUrl}/init/${id
 /** The prefix of the one-time secret only the creating client learns; secret scanners find it by it. */
 export const INIT_SECRET_PREFIX = "ilsec_";
 
+const unbound = async () => null;
+
 // URLs come from the configured APP_URL only, never from the request's Host.
-/** `dpopJkt`: the DPoP key the init's token is bound to (a device authorization's proof, lib/oauth/device-authorization.ts). */
-export async function createInit(cfg: Config, body: CreateInitBody, origin: RequestOrigin, dpopJkt: string | null = null): Promise<CreatedInit> {
+/**
+ * `boundKey`: the DPoP key the init's token is bound to (a device authorization's proof,
+ * lib/oauth/device-authorization.ts), worked out once the limit has let the request through.
+ */
+export async function createInit(cfg: Config, body: CreateInitBody, origin: RequestOrigin, boundKey: () => Promise<string | null> = unbound): Promise<CreatedInit> {
   await consumeRateLimit(limitRules(cfg).createInit, addressSubject(origin.address));
+  const dpopJkt = await boundKey();
   const now = Date.now();
   const secret = randomSecret(INIT_SECRET_PREFIX);
   const init = {

@@ -2,7 +2,7 @@ import type { Config } from "../config";
 import { createInit } from "../init/create-init";
 import { assertClientIdAccepted } from "./client-ids";
 import type { RequestOrigin } from "../request-origin";
-import { verifyDpopProof, type DpopRequest } from "./dpop";
+import { acceptDpopProof, readDpopProof, type DpopRequest } from "./dpop";
 import type { DeviceAuthorizationAnswer, DeviceAuthorizationBody } from "./schemas";
 
 // RFC 8628 §3.1–3.2: a device authorization is Create Init in OAuth's words. The client_id is
@@ -20,8 +20,11 @@ const toSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 export async function authorizeDevice(cfg: Config, body: DeviceAuthorizationBody, origin: RequestOrigin, dpop: DpopRequest): Promise<DeviceAuthorizationAnswer> {
   // RFC 6749 §5.2: refused before anything is counted or written (the proof's jti included).
   assertClientIdAccepted(cfg, body.client_id);
-  const dpopJkt = dpop.proof === null ? null : await verifyDpopProof(cfg, dpop);
-  const init = await createInit(cfg, { sender: body.client_id, sender_device: null, sender_os: null, sender_ip: null, user_code_shown: true }, origin, dpopJkt);
+  // RFC 9449 §4.3: the proof read before the limit, so a malformed one counts for nothing; its
+  // signature checked and its jti stored after it, so a refused request costs neither.
+  const proof = dpop.proof === null ? null : await readDpopProof(cfg, dpop);
+  const boundKey = async () => (proof === null ? null : acceptDpopProof(proof));
+  const init = await createInit(cfg, { sender: body.client_id, sender_device: null, sender_os: null, sender_ip: null, user_code_shown: true }, origin, boundKey);
   return {
     device_code: init.secret,
     user_code: init.user_code,

@@ -8,7 +8,7 @@ import { admitPoll } from "../init/poll-interval";
 import { claimAccessToken } from "../init/token-pickup";
 import type { RequestOrigin } from "../request-origin";
 import { hashSecret } from "../secrets";
-import { boundKey, type DpopRequest } from "./dpop";
+import { acceptDpopProof, boundKey, readBoundProof, type DpopRequest } from "./dpop";
 import { loginExpiresAt } from "./login-lifetime";
 import { refreshTokenGrant, startLogin, tokenAnswer } from "./refresh-tokens";
 import { DEVICE_CODE_GRANT, REFRESH_TOKEN_GRANT, type TokenAnswer, type TokenBody } from "./schemas";
@@ -19,9 +19,10 @@ import { DEVICE_CODE_GRANT, REFRESH_TOKEN_GRANT, type TokenAnswer, type TokenBod
 // the status resource), and on approval claims the init's one access token, as the status
 // resource's pickup does, and starts the OAuth login whose first refresh token it answers too.
 // Every refusal is an OAuth error and writes nothing, except slow_down's longer interval, which
-// §3.5 makes the client keep. A request with a DPoP proof (RFC 9449 §5) gets a token bound to its
-// key, and so does the login it starts (its refreshes need proofs of that key); a device code
-// whose authorization carried a proof takes only proofs of that key.
+// §3.5 makes the client keep, and the clock of a poll refused for its DPoP proof's signature,
+// checked once the clock has admitted the poll. A request with a DPoP proof (RFC 9449 §5) gets
+// a token bound to its key, and so does the login it starts (its refreshes need proofs of that
+// key); a device code whose authorization carried a proof takes only proofs of that key.
 
 /** RFC 8628 §3.5: each slow_down adds 5 seconds to the interval the client must keep. */
 export const SLOW_DOWN_STEP_MS = 5000;
@@ -80,10 +81,12 @@ async function exchangeDeviceCode(cfg: Config, deviceCode: string, clientId: str
   const status = effectiveStatus(grant.status, grant.expiresAt, now);
   if (status === "expired") throw new ApiError("expired_token", "The device code has expired. Start again.");
   if (status === "denied") throw new ApiError("access_denied", "The person denied this request.");
-  // RFC 9449 §5: the proof is checked last, so that it is spent (§11.1) only by a poll or the exchange.
+  // RFC 9449 §5: the proof is checked last, so that it is spent (§11.1) only by a poll or the
+  // exchange; a poll's signature and jti only once the clock admits it, so a slow_down costs neither.
   if (status === "pending") {
-    await boundKey(cfg, grant.dpopJkt, dpop);
+    const proof = await readBoundProof(cfg, grant.dpopJkt, dpop);
     await admitDevicePoll(grant, now);
+    if (proof !== null) await acceptDpopProof(proof);
     throw authorizationPending();
   }
   if (grant.accessTokenId !== null || grant.projectId === null || grant.approvedById === null) throw invalidGrant("The device code was already exchanged.");

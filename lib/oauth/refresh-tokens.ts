@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { deleteAccessToken, issueProjectAccessToken } from "../access-tokens/issue-access-token";
 import { oauthLoginRevokedRecord } from "../activity/record-activity";
 import type { Config } from "../config";
@@ -16,16 +17,19 @@ import type { TokenAnswer } from "./schemas";
 // makes the new one current with one conditional update of the login (`WHERE "currentTokenId" =
 // <the one presented>`), so of concurrent refreshes of one token exactly one wins. A retired
 // token presented again means that two parties hold the family: the login is revoked, every
-// access token it issued with it, and the person's activity says so. Tokens are stored as
-// their SHA-256 only. A login started with a DPoP proof (RFC 9449 §5) is bound to its key: each
+// access token it issued with it, and the person's activity says so; but for the client that
+// made the latest refresh, presenting the token it retired at once (a lost race). Tokens are
+// stored as their SHA-256 only. A login started with a DPoP proof (RFC 9449 §5) is bound to its key: each
 // refresh needs a proof of that key and answers a token bound to it.
 
 export const REFRESH_TOKEN_PREFIX = "ilrt_";
 /**
  * A client that sends one refresh twice at once (two commands of a CLI starting together) must
- * not lose its login: the token the latest refresh retired, presented again this soon after, is
- * refused as the loser of that race, not taken for reuse. An attacker gains nothing from it (it
- * is still invalid_grant); reuse found later revokes the login as ever.
+ * not lose its login: the token the latest refresh retired, presented again this soon after by
+ * the client that made that refresh, is refused as the loser of that race, not taken for reuse.
+ * The same client is the same DPoP key for a bound login, and for an unbound one the same
+ * address and User-Agent: anyone else's copy is reuse however soon (RFC 9700 §4.14.2), so a
+ * thief who refreshes first cannot hide behind the grace.
  */
 export const CONCURRENT_REFRESH_GRACE_MS = 10_000;
 const REFRESH_TOKEN_PATTERN = /^ilrt_[A-Za-z0-9_-]{43}$/;
@@ -51,6 +55,7 @@ export type StoredRefreshToken = {
     currentTokenId: string;
     previousTokenId: string | null;
     lastRefreshedAt: Date | null;
+    lastRefreshedBy: string | null;
     revokedAt: Date | null;
     dpopJkt: string | null;
   };
@@ -68,7 +73,19 @@ export async function findRefreshToken(token: string): Promise<StoredRefreshToke
       expiresAt: true,
       accessToken: { select: { name: true } },
       login: {
-        select: { id: true, clientId: true, userId: true, projectId: true, expiresAt: true, currentTokenId: true, previousTokenId: true, lastRefreshedAt: true, revokedAt: true, dpopJkt: true },
+        select: {
+          id: true,
+          clientId: true,
+          userId: true,
+          projectId: true,
+          expiresAt: true,
+          currentTokenId: true,
+          previousTokenId: true,
+          lastRefreshedAt: true,
+          lastRefreshedBy: true,
+          revokedAt: true,
+          dpopJkt: true,
+        },
       },
     },
   });
@@ -148,10 +165,31 @@ export async function revokeLogin(loginId: string, reason: RevocationReason, ori
 const notValid = () => invalidGrant("The refresh token is not valid for this client.");
 const lostRace = () => invalidGrant("The refresh token was used by another request at the same moment.");
 
-/** The token the latest refresh retired, presented within CONCURRENT_REFRESH_GRACE_MS of it. */
-function lostConcurrentRefresh(presented: StoredRefreshToken, now: number): boolean {
-  const { previousTokenId, lastRefreshedAt } = presented.login;
-  return previousTokenId === presented.id && lastRefreshedAt !== null && now - lastRefreshedAt.getTime() < CONCURRENT_REFRESH_GRACE_MS;
+/** The client a refresh came from, as an unbound login tells clients apart: its address and User-Agent, hashed. */
+const clientOf = (origin: RequestOrigin) => createHash("sha256").update(`${origin.address ?? ""}\n${origin.userAgent ?? ""}`).digest("base64url");
+
+/** The token the latest refresh retired, presented within CONCURRENT_REFRESH_GRACE_MS of it by the client that made that refresh. */
+function lostConcurrentRefresh(presented: StoredRefreshToken, now: number, client: string): boolean {
+  const { previousTokenId, lastRefreshedAt, lastRefreshedBy, dpopJkt } = presented.login;
+  // A bound login's refreshes all carried its key's proof: its key is its one client.
+  const sameClient = dpopJkt !== null || lastRefreshedBy === client;
+  return sameClient && previousTokenId === presented.id && lastRefreshedAt !== null && now - lastRefreshedAt.getTime() < CONCURRENT_REFRESH_GRACE_MS;
+}
+
+/**
+ * What a presented token may do now: refresh (the login's current token) or, retired, reveal a
+ * reuse. Every other case throws invalid_grant, having written nothing.
+ */
+function standing(presented: StoredRefreshToken, now: number, client: string): "current" | "retired" {
+  const { login } = presented;
+  if (login.revokedAt !== null) throw invalidGrant("This login has been revoked. Log in again.");
+  if (login.expiresAt.getTime() <= now) throw invalidGrant("This login has expired. Log in again.");
+  if (login.currentTokenId !== presented.id) {
+    if (lostConcurrentRefresh(presented, now, client)) throw lostRace();
+    return "retired";
+  }
+  if (presented.expiresAt.getTime() <= now) throw invalidGrant("The refresh token has expired unused. Log in again.");
+  return "current";
 }
 
 /**
@@ -170,29 +208,30 @@ export async function refreshTokenGrant(cfg: Config, refreshToken: string, clien
   const presented = await findRefreshToken(refreshToken);
   // RFC 6749 §5.2: unknown, or issued to another client.
   if (presented === null || presented.login.clientId !== clientId) throw notValid();
-  const { login } = presented;
+  const client = clientOf(origin());
   const now = Date.now();
-  if (login.revokedAt !== null) throw invalidGrant("This login has been revoked. Log in again.");
-  if (login.expiresAt.getTime() <= now) throw invalidGrant("This login has expired. Log in again.");
-  const current = login.currentTokenId === presented.id;
-  if (!current && lostConcurrentRefresh(presented, now)) throw lostRace();
-  if (current && presented.expiresAt.getTime() <= now) throw invalidGrant("The refresh token has expired unused. Log in again.");
+  const current = standing(presented, now, client) === "current";
   // The proof is checked last of the refusals that write nothing, so that it is spent (§11.1) only by a refresh or a reuse.
-  const dpopJkt = await boundKey(cfg, login.dpopJkt, dpop);
-  // RFC 9700 §4.14.2: a retired token in use again: the attacker's or the client's, no one can tell.
-  if (!current) {
-    await revokeLogin(login.id, "reuse", origin());
-    throw invalidGrant("This refresh token was already used, so the login has been revoked. Log in again.");
+  const dpopJkt = await boundKey(cfg, presented.login.dpopJkt, dpop);
+  if (current) {
+    const answer = await rotate(cfg, presented, now, dpopJkt, client);
+    if (answer !== null) return answer;
+    // Another request retired it (or ended the login) since it was read: decided again, as a
+    // request just after that one would be, so that another client's copy is reuse even here.
+    const after = await findRefreshToken(refreshToken);
+    if (after === null || standing(after, Date.now(), client) === "current") throw lostRace();
   }
-  return rotate(cfg, presented, now, dpopJkt);
+  // RFC 9700 §4.14.2: a retired token in use again: the attacker's or the client's, no one can tell.
+  await revokeLogin(presented.login.id, "reuse", origin());
+  throw invalidGrant("This refresh token was already used, so the login has been revoked. Log in again.");
 }
 
 /**
  * The new access token and refresh token are stored first, unknown to anyone, then claimed by
  * the one conditional update that retires the presented token; a request that loses (a
- * concurrent refresh of the same token, or a revocation) deletes them unseen.
+ * concurrent refresh of the same token, or a revocation) deletes them unseen and gets null.
  */
-async function rotate(cfg: Config, presented: StoredRefreshToken, now: number, dpopJkt: string | null): Promise<TokenAnswer> {
+async function rotate(cfg: Config, presented: StoredRefreshToken, now: number, dpopJkt: string | null, client: string): Promise<TokenAnswer | null> {
   const prisma = await db();
   const { login } = presented;
   const access = await issueProjectAccessToken(login.userId, login.projectId, presented.accessToken.name, login.expiresAt, dpopJkt);
@@ -203,12 +242,12 @@ async function rotate(cfg: Config, presented: StoredRefreshToken, now: number, d
   });
   const claimed = await prisma.oAuthLogin.updateMany({
     where: { id: login.id, currentTokenId: presented.id, revokedAt: null },
-    data: { currentTokenId: tokenId, previousTokenId: presented.id, lastRefreshedAt: new Date(now) },
+    data: { currentTokenId: tokenId, previousTokenId: presented.id, lastRefreshedAt: new Date(now), lastRefreshedBy: client },
   });
   if (claimed.count !== 1) {
     await prisma.refreshToken.deleteMany({ where: { id: tokenId } });
     await deleteAccessToken(access.id);
-    throw lostRace();
+    return null;
   }
   return tokenAnswer(cfg, { accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken: token, projectId: login.projectId, dpopJkt });
 }

@@ -9,10 +9,13 @@ import { verifiedLinkBearer } from "./token-introspection";
 import type { RevocationBody } from "./schemas";
 
 // Token revocation (RFC 7009): a public client names itself (client_id) and the token to end.
-// A refresh token ends its whole login (every access token of it too, RFC 7009 §2.1's "MAY",
-// taken); an access token ends alone. A token that is unknown, expired or already revoked is
-// answered 200 all the same (§2.2): there is nothing left to end. The token's prefix says what
-// it is; token_type_hint is only a hint (§2.1), so it is not needed.
+// A login's current refresh token ends the whole login (every access token of it too, RFC 7009
+// §2.1's "MAY", taken); an access token ends alone. A token that is unknown, expired, already
+// revoked or retired by a refresh is answered 200 all the same (§2.2): it is no longer valid, so
+// there is nothing for it to end. No DPoP proof is asked: RFC 9449 defines none here, and clients
+// (openid-client's tokenRevocation) send none; a bound login's current token, copied without
+// the key, can end the login but never use it. The token's prefix says what it is;
+// token_type_hint is only a hint (§2.1), so it is not needed.
 
 const anotherClient = () => invalidGrant("This token was not issued to this client.");
 
@@ -31,6 +34,8 @@ async function revokeRefreshToken(token: string, clientId: string, origin: () =>
   if (stored === null) return;
   // RFC 7009 §2.1: the token must have been issued to the client asking.
   if (stored.login.clientId !== clientId) throw anotherClient();
+  // A retired token, the likelier to leak (an old backup, a log), cannot log the client out.
+  if (stored.login.currentTokenId !== stored.id) return;
   if (stored.login.revokedAt !== null || stored.login.expiresAt.getTime() <= Date.now()) return;
   await revokeLogin(stored.login.id, "revocation", origin());
 }

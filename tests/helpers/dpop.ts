@@ -1,5 +1,6 @@
-import { createHash, randomUUID } from "node:crypto";
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK, type JWTPayload } from "jose";
+import { createHash, generateKeyPair as generateNodeKeyPair, randomBytes, randomUUID } from "node:crypto";
+import { promisify } from "node:util";
+import { exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK, type JWTPayload } from "jose";
 import { config } from "@/lib/config";
 import { dpopNonce } from "@/lib/oauth/dpop";
 
@@ -13,6 +14,22 @@ export type DpopKey = { privateKey: CryptoKey; publicJwk: JWK };
 export async function newDpopKey(alg = "ES256"): Promise<DpopKey> {
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
   return { privateKey, publicJwk: await exportJWK(publicKey) };
+}
+
+/** An RS256 key of `bits` with the public exponent `exponent` (Node makes them; jose only with 65537). */
+export async function rsaDpopKey(bits: number, exponent: number): Promise<DpopKey> {
+  const { privateKey, publicKey } = await promisify(generateNodeKeyPair)("rsa", { modulusLength: bits, publicExponent: exponent });
+  const signing = await importJWK(privateKey.export({ format: "jwk" }) as JWK, "RS256");
+  if (signing instanceof Uint8Array) throw new Error("an RSA key imports as a CryptoKey");
+  return { privateKey: signing, publicJwk: publicKey.export({ format: "jwk" }) as JWK };
+}
+
+/** The public half of an RSA key of `bits` with the exponent 2^64 − 1, as a jwk: no private key is made (none could be, so quickly). */
+export function hugeRsaJwk(bits: number): JWK {
+  const modulus = randomBytes(bits / 8);
+  modulus[0] |= 0x80;
+  modulus[modulus.length - 1] |= 1;
+  return { kty: "RSA", n: modulus.toString("base64url"), e: Buffer.alloc(8, 0xff).toString("base64url") };
 }
 
 export type ProofOptions = {
@@ -73,5 +90,7 @@ export async function hostileProofs(key: DpopKey, method: string, path: string, 
     await dpopProof(key, { ...good, nonce: null }),
     await dpopProof(key, { ...good, accessToken: accessToken === undefined ? "ilat_x" : undefined }),
     await dpopProof(await newDpopKey(), good),
+    await dpopProof(key, { ...good, header: { jwk: { ...key.publicJwk, key_ops: ["decrypt"] } } }),
+    await dpopProof(key, { ...good, header: { jwk: hugeRsaJwk(16_384) } }),
   ];
 }

@@ -14,7 +14,7 @@ export const revokeTokenOperation = operation({
     operationId: "revokeToken",
     summary: "Token revocation (RFC 7009)",
     description:
-      "With `token` and `client_id`: a refresh token ends its whole login (the refresh tokens and every access token issued with them); an access token ends alone. A token that is unknown, expired or already revoked is answered 200 all the same; a token issued to another `client_id` (or made on the settings page) is `invalid_grant`. A link bearer is `unsupported_token_type`: revoke its link on the project's page. `token_type_hint` is accepted and not needed.",
+      "With `token` and `client_id`: a login's current refresh token ends the whole login (the refresh tokens and every access token issued with them); an access token ends alone. A token that is unknown, expired, already revoked or retired by a refresh is answered 200 all the same, ending nothing; a token issued to another `client_id` (or made on the settings page) is `invalid_grant`. A link bearer is `unsupported_token_type`: revoke its link on the project's page. `token_type_hint` is accepted and not needed.",
     tag: "OAuth",
     bodyExample: { token: "ilrt_x3LkQ0pV9sTqzN2bWm8cYdE1fGhJkL4nOpRsTuVwXyZ", token_type_hint: "refresh_token", client_id: "@acme/cli" },
     answers: [{ status: 200, description: "Revoked, or nothing to revoke (RFC 7009 §2.2).", json: { name: "RevocationAnswer", schema: revocationAnswerSchema } }],

@@ -6,7 +6,8 @@ import { createdInit, createInitJson, getInitStatus, rateLimitCounter } from "..
 import { approve, sessionTokenOf, signIn, signUp } from "../../helpers/forms";
 import { approvedClient, createLink, randomIv, withToken } from "../../helpers/links";
 import { startInFreshWindow } from "../../helpers/clock";
-import { ownerToken, postIntrospection } from "../../helpers/oauth";
+import { dpopProof, newDpopKey } from "../../helpers/dpop";
+import { ownerToken, postDeviceAuthorization, postIntrospection } from "../../helpers/oauth";
 
 // This file runs low limits.
 vi.hoisted(() => {
@@ -59,6 +60,18 @@ describe("Create Init per client address", () => {
     expect(answers.filter((answer) => answer.status === 201)).toHaveLength(3);
     expect(answers.filter((answer) => answer.status === 429)).toHaveLength(57);
     expect(await prisma.init.count()).toBe(before + 3);
+  });
+
+  // RFC 9449 §11.1: a device authorization's proof is verified, and its jti stored, only once the limit lets it through.
+  it("verifies the DPoP proofs of only the device authorizations it serves: of 50 concurrent ones, 3 proofs stored", async () => {
+    const prisma = await db();
+    const key = await newDpopKey();
+    const proofs = await Promise.all(Array.from({ length: 50 }, () => dpopProof(key, { method: "POST", url: "/api/oauth/device_authorization" })));
+    const before = await prisma.dpopProof.count();
+    const answers = await Promise.all(proofs.map((proof) => postDeviceAuthorization({ client_id: "@acme/cli" }, { dpop: proof, ...from("203.0.113.10") })));
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(3);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(47);
+    expect(await prisma.dpopProof.count()).toBe(before + 3);
   });
 
   it("limits IPv6 clients by /64", async () => {

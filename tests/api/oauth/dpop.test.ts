@@ -6,12 +6,12 @@ import { sweep } from "@/lib/maintenance/sweep";
 import { hashSecret } from "@/lib/secrets";
 import { DPOP_NONCE_WINDOW_MS, dpopNonce } from "@/lib/oauth/dpop";
 import { databaseSnapshot } from "../../helpers/api";
-import { dpopProof, newDpopKey, type DpopKey, type ProofOptions } from "../../helpers/dpop";
+import { dpopProof, hugeRsaJwk, newDpopKey, rsaDpopKey, type DpopKey, type ProofOptions } from "../../helpers/dpop";
 import { approvedClient, createLink, linkSnapshot, randomIv, withToken } from "../../helpers/links";
 import { dispatch } from "../../helpers/in-process";
 import { approve, newAccount } from "../../helpers/forms";
 import { databaseFingerprint } from "../../helpers/hostile";
-import { approvedDevice, exchange, introspect, ownerToken, refresh, revoke, tokensOf, type Tokens } from "../../helpers/oauth";
+import { approvedDevice, CLIENT_ID, deviceAuthorized, exchange, introspect, ownerToken, refresh, revoke, tokensOf, type Tokens } from "../../helpers/oauth";
 
 // DPoP (RFC 9449): tokens bound to a client's key at the token endpoint (and by a device
 // authorization or a token pickup that carries a proof), and every refusal of a proof, at the
@@ -56,6 +56,15 @@ async function expectOAuthDpopError(response: Response, error: string) {
 
 const now = () => Math.floor(Date.now() / 1000);
 
+const once = <T>(make: () => Promise<T>) => {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+};
+/** RSA keys, made once per file: one that signs (RS256), one under 2048 bits, and one with e = 3. */
+const rsaSigner = once(() => rsaDpopKey(2048, 65537));
+const smallRsaKey = once(() => rsaDpopKey(1024, 65537));
+const rsaKeyWithExponent3 = once(() => rsaDpopKey(2048, 3));
+
 /** Each broken proof (what it changes in a good proof for a POST to `path`), and the error it earns. */
 const BROKEN_PROOFS: [string, "invalid_dpop_proof" | "use_dpop_nonce", (key: DpopKey, path: string) => Promise<Partial<ProofOptions>>][] = [
   // §4.3 check 3: typ dpop+jwt
@@ -85,6 +94,15 @@ const BROKEN_PROOFS: [string, "invalid_dpop_proof" | "use_dpop_nonce", (key: Dpo
   ["no nonce", "use_dpop_nonce", async () => ({ nonce: null })],
   ["a nonce two windows old", "use_dpop_nonce", async () => ({ nonce: dpopNonce(config(), Date.now() - 2 * DPOP_NONCE_WINDOW_MS) })],
   ["a nonce of our making but forged", "use_dpop_nonce", async () => ({ nonce: "A".repeat(43) })],
+  // An RSA key: a modulus of 2048 to 4096 bits and e = 65537, checked before any work (lib/oauth/dpop.ts)
+  ["an RSA jwk under 2048 bits", "invalid_dpop_proof", async () => ({ header: { alg: "RS256", jwk: (await smallRsaKey()).publicJwk }, signingKey: (await rsaSigner()).privateKey })],
+  ["an RSA key with e = 3 (it signed the proof)", "invalid_dpop_proof", async () => {
+    const key = await rsaKeyWithExponent3();
+    return { header: { alg: "RS256", jwk: key.publicJwk }, signingKey: key.privateKey };
+  }],
+  ["an RSA jwk of 16,384 bits with e = 2^64 − 1", "invalid_dpop_proof", async () => ({ header: { alg: "RS256", jwk: hugeRsaJwk(16_384) }, signingKey: (await rsaSigner()).privateKey })],
+  // RFC 7517 §4.3: a key for decryption only verifies nothing
+  ["a jwk whose key_ops are decrypt only", "invalid_dpop_proof", async (key) => ({ header: { jwk: { ...key.publicJwk, key_ops: ["decrypt"] } } })],
 ];
 
 describe("the token endpoint with a DPoP proof (RFC 9449 §5)", () => {
@@ -121,6 +139,17 @@ describe("the token endpoint with a DPoP proof (RFC 9449 §5)", () => {
     },
   );
 
+  it("says why it refuses an RSA key out of 2048 to 4096 bits or with e other than 65537, refused before its signature is checked", async () => {
+    const signer = await rsaSigner();
+    for (const jwk of [hugeRsaJwk(16_384), hugeRsaJwk(4104), (await rsaKeyWithExponent3()).publicJwk, (await smallRsaKey()).publicJwk]) {
+      const device = await approvedDevice();
+      const proof = await dpopProof(signer, { method: "POST", url: TOKEN_PATH, header: { alg: "RS256", jwk } });
+      const response = await exchange(device.device_code, undefined, { dpop: proof });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: "invalid_dpop_proof", error_description: "The DPoP proof's RSA key must have a modulus of 2048 to 4096 bits and the exponent 65537." });
+    }
+  });
+
   it("refuses a proof used before (§11.1), at once", async () => {
     const key = await newDpopKey();
     const device = await approvedDevice();
@@ -151,6 +180,21 @@ describe("a device authorization with a DPoP proof binds the whole transaction t
     expect((await prisma.init.findUniqueOrThrow({ where: { id: device.initId } })).accessTokenId).toBeNull();
     const good = await exchange(device.device_code, undefined, await proofHeader(key, { method: "POST", url: TOKEN_PATH }));
     expect(await good.json()).toMatchObject({ token_type: "DPoP" });
+  });
+
+  // RFC 8628 §3.5 before RFC 9449 §4.3: the poll clock first, then the proof's signature and its jti.
+  it("verifies and spends the proofs of only the polls the clock admits: of 50 concurrent polls of a pending code, 1 pending and 49 slow_down, 1 proof stored", async () => {
+    const key = await newDpopKey();
+    const device = await deviceAuthorized(CLIENT_ID, await proofHeader(key, { method: "POST", url: DEVICE_PATH }));
+    // A poll whose proof lacks the nonce is refused before the clock: the client's retry is on time.
+    await expectOAuthDpopError(await exchange(device.device_code, undefined, await proofHeader(key, { method: "POST", url: TOKEN_PATH, nonce: null })), "use_dpop_nonce");
+    const proofs = await Promise.all(Array.from({ length: 50 }, () => proofHeader(key, { method: "POST", url: TOKEN_PATH })));
+    const prisma = await db();
+    const before = await prisma.dpopProof.count();
+    const answers = await Promise.all(proofs.map((proof) => exchange(device.device_code, undefined, proof)));
+    const errors = await Promise.all(answers.map(async (answer) => ((await answer.json()) as { error: string }).error));
+    expect(errors.sort()).toEqual(["authorization_pending", ...Array(49).fill("slow_down")]);
+    expect(await prisma.dpopProof.count()).toBe(before + 1);
   });
 
   it("refuses a device authorization with a broken proof, making no init", async () => {
@@ -271,12 +315,37 @@ describe("refresh of a login the device-code exchange bound to a key (RFC 9449 �
     expect(statuses.filter((status) => status === 400)).toHaveLength(19);
   });
 
-  it("revokes a bound login (RFC 7009) without a proof: revocation only ends tokens", async () => {
+  it("revokes a bound login (RFC 7009) for its current refresh token without a proof: a client logs out without one", async () => {
     const key = await newDpopKey();
     const { tokens, userId } = await boundLogin(key);
     expect((await revoke(tokens.refresh_token)).status).toBe(200);
     const verifier = await ownerToken(userId, "all");
     expect(await introspect(tokens.access_token, verifier)).toEqual({ active: false });
+  });
+
+  // RFC 7009 §2.2: a retired token is no longer valid, so there is nothing it can end.
+  it("revokes nothing for a retired refresh token of a bound login: the client's next refresh works", async () => {
+    const key = await newDpopKey();
+    const { tokens } = await boundLogin(key);
+    const next = await tokensOf(await refresh(tokens.refresh_token, undefined, await refreshProof(key)));
+    const before = await nothingWritten();
+    expect((await revoke(tokens.refresh_token)).status).toBe(200);
+    expect(await nothingWritten()).toEqual(before);
+    expect(await tokensOf(await refresh(next.refresh_token, undefined, await refreshProof(key)))).toMatchObject({ token_type: "DPoP" });
+  });
+
+  it("takes a bound login's token the latest refresh retired, presented again soon with the key's proof from another address, for a lost race: the key is the client", async () => {
+    const key = await newDpopKey();
+    const { tokens, userId } = await boundLogin(key);
+    const next = await tokensOf(await refresh(tokens.refresh_token, undefined, await refreshProof(key)));
+    const elsewhere = { "x-initlink-peer": "198.51.100.7", "user-agent": "another-cli/2.0" };
+    const before = await databaseFingerprint();
+    const lost = await refresh(tokens.refresh_token, undefined, { ...(await refreshProof(key)), ...elsewhere });
+    expect(lost.status).toBe(400);
+    expect(await lost.json()).toMatchObject({ error: "invalid_grant" });
+    expect(await databaseFingerprint()).toEqual(before);
+    expect((await (await db()).oAuthLogin.findFirstOrThrow({ where: { userId } })).revokedAt).toBeNull();
+    expect(await tokensOf(await refresh(next.refresh_token, undefined, await refreshProof(key)))).toMatchObject({ token_type: "DPoP" });
   });
 
   it("keeps an unbound login unbound: a proof on its refresh binds the new access token only", async () => {

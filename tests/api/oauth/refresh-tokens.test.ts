@@ -28,6 +28,9 @@ async function expectInvalidGrant(response: Response) {
   expect(body.error).toBe("invalid_grant");
 }
 
+/** Another client holding a copy of the token: another address and User-Agent. */
+const ELSEWHERE = { "x-initlink-peer": "198.51.100.7", "user-agent": "curl/8.5.0" };
+
 const linkStatus = async (projectId: string, accessToken: string) => (await createLink(projectId, randomIv(), withToken(accessToken))).status;
 
 describe("grant_type=refresh_token", () => {
@@ -151,6 +154,40 @@ describe("reuse detection", () => {
     await expectInvalidGrant(await refresh(next.refresh_token));
   });
 
+  // The grace is for the client that made the latest refresh only: another one's copy is reuse.
+  it.each([
+    ["another address", { "x-initlink-peer": "198.51.100.7" }],
+    ["another User-Agent", { "user-agent": "curl/8.5.0" }],
+  ])("takes the token the latest refresh retired, presented within the grace from %s, for reuse", async (_, headers) => {
+    const { tokens, userId } = await loggedIn();
+    const start = Date.now();
+    travelTo(start);
+    const next = await tokensOf(await refresh(tokens.refresh_token));
+    travelTo(start + 3000);
+    await expectInvalidGrant(await refresh(tokens.refresh_token, CLIENT_ID, headers));
+    const prisma = await db();
+    expect(await prisma.oAuthLogin.findFirstOrThrow({ where: { userId } })).toMatchObject({ revokedReason: "reuse" });
+    await expectInvalidGrant(await refresh(next.refresh_token));
+    expect(await linkStatus(tokens.project_id, next.access_token)).toBe(401);
+  });
+
+  it("takes the client's own token for reuse when a copy of it was refreshed from elsewhere 3 s before: the login, the other's tokens with it, is revoked and recorded", async () => {
+    const { tokens, userId } = await loggedIn("Copied");
+    const start = Date.now();
+    travelTo(start);
+    const copied = await tokensOf(await refresh(tokens.refresh_token, CLIENT_ID, ELSEWHERE));
+    travelTo(start + 3000);
+    await expectInvalidGrant(await refresh(tokens.refresh_token));
+    const prisma = await db();
+    const login = await prisma.oAuthLogin.findFirstOrThrow({ where: { userId } });
+    expect(login).toMatchObject({ revokedReason: "reuse" });
+    expect(await prisma.activityEvent.findMany({ where: { userId, kind: "oauth_refresh_reused" } })).toEqual([
+      expect.objectContaining({ subjectId: login.id, projectName: "Copied", observedIp: "127.0.0.1", observedUserAgent: "acme-cli/1.0" }),
+    ]);
+    await expectInvalidGrant(await refresh(copied.refresh_token, CLIENT_ID, ELSEWHERE));
+    expect(await linkStatus(tokens.project_id, copied.access_token)).toBe(401);
+  });
+
   it("gives exactly one of 50 concurrent refreshes of one token a new pair, on one conditional update; the winner's login goes on", async () => {
     const { tokens, userId } = await loggedIn();
     const prisma = await db();
@@ -166,5 +203,21 @@ describe("reuse detection", () => {
     const winner = await tokensOf(answers.find((answer) => answer.status === 200) ?? answers[0]);
     expect(await linkStatus(tokens.project_id, winner.access_token)).toBe(200);
     expect((await refresh(winner.refresh_token)).status).toBe(200);
+    expect(await prisma.activityEvent.count({ where: { userId, kind: "oauth_refresh_reused" } })).toBe(0);
+  });
+
+  it("of 50 concurrent refreshes of one token, 25 from each of two clients, gives one a new pair; the other client's reveal the reuse: the login is revoked once, the winner's tokens with it", async () => {
+    const { tokens, userId } = await loggedIn();
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => refresh(tokens.refresh_token, CLIENT_ID, i % 2 === 0 ? {} : ELSEWHERE)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 400)).toHaveLength(49);
+    for (const answer of answers.filter((candidate) => candidate.status === 400)) expect(await answer.json()).toMatchObject({ error: "invalid_grant" });
+    const prisma = await db();
+    expect(await prisma.oAuthLogin.findFirstOrThrow({ where: { userId } })).toMatchObject({ revokedReason: "reuse" });
+    expect(await prisma.activityEvent.count({ where: { userId, kind: "oauth_refresh_reused" } })).toBe(1);
+    const winner = await tokensOf(answers.find((answer) => answer.status === 200) ?? answers[0]);
+    expect(await linkStatus(tokens.project_id, winner.access_token)).toBe(401);
+    await expectInvalidGrant(await refresh(winner.refresh_token));
   });
 });

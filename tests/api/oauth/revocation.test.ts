@@ -42,6 +42,16 @@ describe("POST /api/oauth/revoke", () => {
     expect(await databaseFingerprint()).toEqual(before);
   });
 
+  // RFC 7009 §2.2: a retired refresh token is no longer valid: there is nothing it can end.
+  it("ends nothing for a retired refresh token: the login goes on", async () => {
+    const { tokens } = await loggedIn();
+    const next = await tokensOf(await refresh(tokens.refresh_token));
+    const before = await databaseFingerprint();
+    await expectRevoked(await revoke(tokens.refresh_token));
+    expect(await databaseFingerprint()).toEqual(before);
+    expect((await refresh(next.refresh_token)).status).toBe(200);
+  });
+
   it("ends an access token alone: the login's refresh token goes on", async () => {
     const { tokens } = await loggedIn();
     await expectRevoked(await revoke(tokens.access_token));

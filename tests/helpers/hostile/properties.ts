@@ -75,6 +75,12 @@ afterAll(() => {
   }
 });
 
+/** What counts a request before its DPoP proof's signature is checked: the Create Init limit, or the device code's poll clock. */
+const COUNTED_BEFORE_THE_SIGNATURE: Partial<Record<RouteName, string[]>> = {
+  "POST /api/oauth/device_authorization": ["RateLimit"],
+  "POST /api/oauth/token": ["InitPollClock"],
+};
+
 /**
  * Checks one answer: never a 5xx; JSON; a documented status (and, for an error, a documented
  * code, a string `error`, a Bearer challenge on a bearer route's 401, Retry-After on 429); an error writes
@@ -126,9 +132,11 @@ export async function checkAnswer(route: RouteName, sent: Sent, before: Fingerpr
   for (const secret of secrets) expect(echoes(text, secret), `secret echoed: ${JSON.stringify(preview(secret))}\n${observed}`).toBe(false);
 
   // RFC 8628 §3.5: a device-code poll answered authorization_pending or slow_down is a poll, not
-  // a refusal: it moves the poll clock, and slow_down lengthens the init's interval.
+  // a refusal: it moves the poll clock, and slow_down lengthens the init's interval. A DPoP proof's
+  // signature is checked once the limit or the poll clock has counted the request (lib/oauth/dpop.ts).
   const polled = oauth && (code === "authorization_pending" || code === "slow_down");
-  const changed = changedTables(before, after, polled ? ["InitPollClock", "Init"] : (sent.mayChange ?? []));
+  const counted = code === "invalid_dpop_proof" ? (COUNTED_BEFORE_THE_SIGNATURE[route] ?? []) : [];
+  const changed = changedTables(before, after, polled ? ["InitPollClock", "Init"] : [...counted, ...(sent.mayChange ?? [])]);
   expect(changed, `a rejected request changed the database (${changed.join(", ")})\n${observed}`).toEqual([]);
 }
 

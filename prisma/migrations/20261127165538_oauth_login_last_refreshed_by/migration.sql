@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "OAuthLogin" ADD COLUMN "lastRefreshedBy" TEXT;
+
