@@ -1,5 +1,6 @@
 import type { Config } from "../config";
-import { db } from "../database/db";
+import { db, type Database } from "../database/db";
+import { Prisma } from "../generated/prisma/client";
 import type { RequestOrigin } from "../request-origin";
 import { hashSecret, randomId, randomSecret } from "../secrets";
 
@@ -33,6 +34,28 @@ export async function startSession(cfg: Config, userId: string, origin: RequestO
     },
   });
   return token;
+}
+
+/** A session that takes another's place: its id, its token for the browser's cookie, and the statement that inserts it. */
+export type ReplacementSession = { id: string; token: string; insert: Prisma.PrismaPromise<number> };
+
+/**
+ * A new session for the browser holding session `sessionId`, in its place: the same account,
+ * sign-in time and expiry, seen now from `origin`, with a new token, so a copy of the old cookie
+ * opens nothing once the old session is deleted (in the same transaction as this insert). It
+ * inserts nothing if `sessionId` has ended meanwhile, nor, with `passwordHash`, unless that is
+ * the account's hash (a password change's new one: the session comes with the change or not at all).
+ */
+export function replacementSession(prisma: Database, sessionId: string, origin: RequestOrigin, passwordHash?: string): ReplacementSession {
+  const id = randomId();
+  const token = randomSecret();
+  const ifPassword = passwordHash === undefined ? Prisma.empty : Prisma.sql`AND u."passwordHash" = ${passwordHash}`;
+  const insert = prisma.$executeRaw`
+    INSERT INTO "Session" ("id", "tokenHash", "userId", "createdAt", "expiresAt", "userAgent", "address", "lastSeenAt")
+    SELECT ${id}, ${hashSecret(token)}, s."userId", s."createdAt", s."expiresAt", ${origin.userAgent}, ${origin.address}, ${new Date()}
+    FROM "Session" s JOIN "User" u ON u."id" = s."userId"
+    WHERE s."id" = ${sessionId} ${ifPassword}`;
+  return { id, token, insert };
 }
 
 /**

@@ -1,64 +1,19 @@
 import type { Config } from "../config";
-import { db } from "../database/db";
 import { ApiError } from "../errors";
-import { releaseSlot, takeSlot } from "../limits/in-flight";
-import { addressSubject, consumeRateLimit, countedEvents, giveBack, recordEvent } from "../limits/rate-limit";
-import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
-import { unknownUserHash, verifyPassword } from "./passwords";
+import { checkPassword } from "./password-check";
 import type { Credentials } from "./schemas";
 import { startSession } from "./sessions";
 import { upgradePasswordHash } from "./upgrade-password-hash";
 
-const MAX_SIGN_IN_DELAY_MS = 10_000;
-// How long an attempt may hold its account's in-flight slot beyond its wait: far more than one
-// password hash takes. A crashed instance's slot frees itself after that.
-const PASSWORD_CHECK_BUDGET_MS = 10_000;
-
-/** The wait before an attempt on an account with `failures` recent failures: 0, then 1 s, 2 s, 4 s … 10 s. */
-export function signInDelayMs(failures: number, threshold: number): number {
-  return failures < threshold ? 0 : Math.min(MAX_SIGN_IN_DELAY_MS, 1000 * 2 ** (failures - threshold));
-}
-
 /**
- * Signs in with email and password; returns the new session's token. One message
- * for an unknown email and a wrong password, and the same scrypt work for both. Guessing is
- * slowed per account (a growing wait) and stopped per account and address. Password checks on
- * one account run one at a time across all instances (each after its wait; one more is refused),
- * so guessing from many addresses at once gains nothing (the price is in SECURITY.md).
+ * Signs in with email and password; returns the new session's token. One message for an unknown
+ * email and a wrong password, and the same scrypt work for both; the password is checked under
+ * the limits of every password check (lib/auth/password-check.ts).
  */
 export async function signIn(cfg: Config, credentials: Credentials, origin: RequestOrigin): Promise<string> {
-  const rules = limitRules(cfg);
-  const address = addressSubject(origin.address);
-  // Every attempt counts against its address: each costs a password hash.
-  await consumeRateLimit(rules.authPerAddress, address);
-  // A wrong password's unit is taken before the check, so concurrent guesses cannot overshoot.
-  const failureUnit = await consumeRateLimit(rules.signInFailuresPerAccountAndAddress, `${credentials.email} ${address}`);
-  let wrongPassword = false;
-  try {
-    // The slot first, then the failures: a failure recorded by the attempt that held the slot
-    // before is in this attempt's wait.
-    const lease = await takeSlot(rules.signInsInFlightPerAccount, credentials.email, MAX_SIGN_IN_DELAY_MS + PASSWORD_CHECK_BUDGET_MS);
-    try {
-      const failures = await countedEvents(rules.signInFailuresPerAccount, credentials.email);
-      const delayMs = signInDelayMs(failures, cfg.limits.signInFailuresPer15Minutes);
-      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      const prisma = await db();
-      const user = await prisma.user.findUnique({ where: { email: credentials.email }, select: { id: true, passwordHash: true } });
-      const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await unknownUserHash(cfg)));
-      if (user !== null && matches) {
-        await upgradePasswordHash(cfg, user.id, user.passwordHash, credentials.password);
-        return await startSession(cfg, user.id, origin);
-      }
-      wrongPassword = true;
-      // Counted before the slot is released, so the next attempt's wait includes this failure.
-      await recordEvent(rules.signInFailuresPerAccount, credentials.email);
-    } finally {
-      await releaseSlot(lease);
-    }
-  } finally {
-    // Only wrong passwords count against the account and address.
-    if (!wrongPassword) await giveBack(failureUnit);
-  }
-  throw new ApiError("invalid_credentials", "The email or password is not right.");
+  const user = await checkPassword(cfg, credentials.email, credentials.password, origin);
+  if (user === null) throw new ApiError("invalid_credentials", "The email or password is not right.");
+  await upgradePasswordHash(cfg, user.id, user.passwordHash, credentials.password);
+  return startSession(cfg, user.id, origin);
 }

@@ -24,21 +24,22 @@ export function limitRules(cfg: Config) {
     /** Sign-in and sign-up attempts, per client address (each costs a password hash). */
     authPerAddress: { name: "auth-address", limit: limits.signInPerAddressPerMinute, windowMs: MINUTE_MS },
     /**
-     * Failed sign-ins per account and address: past the limit that address may not try that
+     * Wrong passwords (a sign-in, a password change, adding a passkey: every check of
+     * lib/auth/password-check.ts) per account and address: past the limit that address may not try that
      * account again in the window. Someone else's failures never lock a person out. A unit is
      * taken before the password is checked and given back if it was right, so at most this many
      * wrong passwords are ever checked, concurrent attempts included.
      */
     signInFailuresPerAccountAndAddress: { name: "sign-in-failures-account-address", limit: limits.signInFailuresPer15Minutes, windowMs: 15 * MINUTE_MS },
     /**
-     * Failed sign-ins per account, from anywhere: past the same number, every attempt on the
-     * account waits, longer with each failure (lib/auth/sign-in.ts); this rule refuses nothing.
+     * Wrong passwords per account, from anywhere: past the same number, every attempt on the
+     * account waits, longer with each failure (lib/auth/password-check.ts); this rule refuses nothing.
      * The limit only caps the counter.
      */
     signInFailuresPerAccount: { name: "sign-in-failures-account", limit: 1_000_000, windowMs: 15 * MINUTE_MS },
     /**
-     * Sign-in attempts in flight per account (a lease each, lib/limits/in-flight.ts): password
-     * checks on one account run one at a time across all instances, each after its wait, so
+     * Password checks in flight per account (a lease each, lib/limits/in-flight.ts): password
+     * checks on one account, by any form, run one at a time across all instances, each after its wait, so
      * the wait limits guesses per second and not only the latency of each guess.
      */
     signInsInFlightPerAccount: { name: "sign-in-in-flight", limit: limits.signInsAtOncePerAccount, windowMs: 1 },

@@ -2,12 +2,15 @@ import { describe, expect, it } from "vitest";
 import { listActivity } from "@/lib/activity/list-activity";
 import { sessionUser } from "@/lib/auth/sessions";
 import { db } from "@/lib/database/db";
+import { hashSecret } from "@/lib/secrets";
 import { PEER_ADDRESS_HEADER } from "@/server/request-context.mjs";
 import { createdInit, getInitStatus, rateLimitCounters } from "../../helpers/api";
 import { approve, changePasswordForm, newAccount, savePrivacyForm, sessionTokenOf, signIn } from "../../helpers/forms";
 import { PASSWORD } from "../../helpers/journey.mjs";
 
-// /settings/password and /settings/privacy (issue 28 items 3 and 4).
+// /settings/password and /settings/privacy (issue 28 items 3 and 4). A password change signs
+// out every session, this browser's own cookie included (a copy of it may be elsewhere): the
+// browser gets a new session in its place, in the same transaction.
 
 const NEW_PASSWORD = "a new password, long";
 
@@ -30,13 +33,22 @@ async function accountState(userId: string) {
 const errorOf = (response: Response) => new URL(response.headers.get("location")!).searchParams.get("error");
 
 describe("changing the password", () => {
-  it("changes it, signs out every other session, keeps this one, and records it in the activity", async () => {
+  it("changes it, signs out every session, gives this browser a new one, and records it in the activity", async () => {
     const { email, token, other, userId } = await signedInTwice();
+    const prisma = await db();
+    const before = await prisma.session.findUniqueOrThrow({ where: { tokenHash: hashSecret(token) } });
     const response = await changePasswordForm(token, { current_password: PASSWORD, new_password: NEW_PASSWORD }, { "user-agent": "Mozilla/5.0 test", [PEER_ADDRESS_HEADER]: "198.51.100.4" });
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("https://initlink.test/settings/password?changed=1");
-    expect(await sessionUser(token)).not.toBeNull();
+    // This browser's cookie, and any copy of it, is signed out; the browser holds a new session
+    // in its place, of the same sign-in and expiry.
+    const renewed = sessionTokenOf(response);
+    expect(renewed).not.toBeNull();
+    expect(await sessionUser(token)).toBeNull();
     expect(await sessionUser(other)).toBeNull();
+    expect(await prisma.session.findMany({ where: { userId } })).toEqual([
+      expect.objectContaining({ tokenHash: hashSecret(renewed!), createdAt: before.createdAt, expiresAt: before.expiresAt, address: "198.51.100.4", userAgent: "Mozilla/5.0 test" }),
+    ]);
     expect(errorOf(await signIn({ email, password: PASSWORD }))).toBe("invalid_credentials");
     expect(sessionTokenOf(await signIn({ email, password: NEW_PASSWORD }))).not.toBeNull();
     const events = (await listActivity(userId, undefined)).entries.filter((event) => event.kind === "password_changed");
@@ -58,15 +70,16 @@ describe("changing the password", () => {
     expect(await accountState(userId)).toEqual(before);
   });
 
-  it("counts wrong current passwords as sign-in failures of the account and address", async () => {
+  it("counts wrong current passwords as sign-in failures of the account and address, and of the account", async () => {
     const { email, token } = await signedInTwice();
-    const failures = async () => (await rateLimitCounters()).filter((counter) => counter.key.includes(email)).reduce((sum, counter) => sum + counter.count, 0);
-    expect(await failures()).toBe(0);
+    const failures = async () => Object.fromEntries((await rateLimitCounters()).filter((counter) => counter.key.includes(email)).map((counter) => [counter.key.split(":")[0], counter.count]));
+    expect(await failures()).toEqual({});
     expect(errorOf(await changePasswordForm(token, { current_password: "wrong password 1", new_password: NEW_PASSWORD }))).toBe("wrong_password");
-    expect(await failures()).toBe(1);
+    // The account's count is the one whose growing wait sign-in, this form and adding a passkey share.
+    expect(await failures()).toEqual({ "sign-in-failures-account-address": 1, "sign-in-failures-account": 1 });
     // A right one gives its unit back.
     await changePasswordForm(token, { current_password: PASSWORD, new_password: NEW_PASSWORD });
-    expect(await failures()).toBe(1);
+    expect(await failures()).toEqual({ "sign-in-failures-account-address": 1, "sign-in-failures-account": 1 });
   });
 
   it("changes it once when 20 changes with the right password race", async () => {
@@ -78,9 +91,10 @@ describe("changing the password", () => {
     );
     const changed = answers.filter((response) => errorOf(response) === null);
     expect(changed).toHaveLength(1);
-    expect(answers.filter((response) => errorOf(response) === "wrong_password")).toHaveLength(19);
+    // The others lost the race, or found the account's password check taken (SIGN_INS_AT_ONCE_PER_ACCOUNT).
+    expect(answers.filter((response) => ["wrong_password", "rate_limited"].includes(errorOf(response) ?? ""))).toHaveLength(19);
     const state = await accountState(userId);
-    expect(state.sessions).toHaveLength(1);
+    expect(state.sessions).toEqual([expect.objectContaining({ tokenHash: hashSecret(sessionTokenOf(changed[0])!) })]);
     expect((await listActivity(userId, undefined)).entries.filter((event) => event.kind === "password_changed")).toHaveLength(1);
   });
 });

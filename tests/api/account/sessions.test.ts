@@ -91,14 +91,32 @@ describe("the account's sessions", () => {
     expect([await sessionCount(mine.userId), await sessionCount(theirs.userId)]).toEqual([2, 2]);
   });
 
-  it("signs out every other session at once, keeping this browser's and other accounts'", async () => {
+  it("signs out every other session at once, and this browser's cookie with any copy of it, giving the browser a new session; other accounts' stay", async () => {
     const { email, token, userId, sessionId } = await twoSessions();
     await signIn({ email, password: PASSWORD });
     const stranger = await twoSessions();
-    const response = await signOutOthersForm(token);
+    const prisma = await db();
+    const before = await prisma.session.findUniqueOrThrow({ where: { id: sessionId } });
+    const response = await signOutOthersForm(token, { "user-agent": FIREFOX, [PEER_ADDRESS_HEADER]: "198.51.100.9" });
     expect(response.headers.get("location")).toBe("https://initlink.test/settings/sessions?signedOut=2");
-    expect((await listSessions(userId, sessionId)).map((session) => session.id)).toEqual([sessionId]);
+    const renewed = sessionTokenOf(response);
+    expect(await sessionUser(token)).toBeNull();
+    const user = await sessionUser(renewed ?? undefined);
+    expect(user?.id).toBe(userId);
+    expect(await listSessions(userId, user!.sessionId)).toEqual([
+      expect.objectContaining({ id: user!.sessionId, current: true, createdAt: before.createdAt, address: "198.51.100.9", userAgent: FIREFOX }),
+    ]);
     expect(await sessionCount(stranger.userId)).toBe(2);
+  });
+
+  it("gives one of 50 concurrent sign-outs of the others with one session the new session; the rest are signed out", async () => {
+    const { token, userId } = await twoSessions();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => signOutOthersForm(token)));
+    const renewed = answers.map(sessionTokenOf).filter((value) => value !== null);
+    expect(renewed).toHaveLength(1);
+    expect(answers.filter((response) => new URL(response.headers.get("location")!).searchParams.get("error") === "unauthorized")).toHaveLength(49);
+    const prisma = await db();
+    expect(await prisma.session.findMany({ where: { userId } })).toEqual([expect.objectContaining({ tokenHash: hashSecret(renewed[0]) })]);
   });
 
   it("refuses to sign out others from another site", async () => {

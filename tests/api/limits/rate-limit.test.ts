@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { signInDelayMs } from "@/lib/auth/sign-in";
+import { signInDelayMs } from "@/lib/auth/password-check";
 import { addressSubject } from "@/lib/limits/rate-limit";
 import { db } from "@/lib/database/db";
 import { createdInit, createInitJson, getInitStatus, rateLimitCounter } from "../../helpers/api";
