@@ -11,6 +11,7 @@ const KIND_LABELS: Record<AddressKind, string> = {
   private: "private",
   link_local: "link-local",
   public: "public",
+  special: "special-purpose",
 };
 
 export function ReportedAddress({ address, flagged }: { address: string | null; flagged: boolean }) {

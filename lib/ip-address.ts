@@ -1,4 +1,5 @@
 import { BlockList, isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 
 // One spelling per IP address, for every place that compares or counts addresses (the client's
 // address, its /64, the reported one): an IPv6 address has many spellings (`::1` and
@@ -43,8 +44,13 @@ export function addressesDiffer(reported: string | null, observed: string | null
   return reportedAddress !== (canonicalAddress(observed) ?? observed);
 }
 
-/** What kind of address a client reported: shown beside it, so that a private one is not read as a lie. */
-export type AddressKind = "loopback" | "private" | "link_local" | "public";
+/**
+ * What kind of address a client reported: shown beside it, so that a private one is not read as a
+ * lie. `special`: any other range of IANA's special-purpose registries (documentation,
+ * benchmarking, multicast, reserved, translation…), or IPv6 outside global unicast (2000::/3):
+ * no host on the internet has it, so it says nothing about where the client is.
+ */
+export type AddressKind = "loopback" | "private" | "link_local" | "public" | "special";
 
 /** A BlockList of CIDR ranges (`address/prefix`, IPv4 or IPv6). */
 export function blockList(ranges: readonly string[]): BlockList {
@@ -56,26 +62,37 @@ export function blockList(ranges: readonly string[]): BlockList {
   return list;
 }
 
-// RFC 6890's special-purpose ranges a client's own interface may have: its first interface is
-// usually on a home or office network (RFC 1918, RFC 4193) or behind a carrier's NAT (RFC 6598).
-const KINDS: [Exclude<AddressKind, "public">, BlockList][] = [
-  ["loopback", blockList(["127.0.0.0/8", "::1/128"])],
-  ["private", blockList(["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7"])],
-  ["link_local", blockList(["169.254.0.0/16", "fe80::/10"])],
-];
+// The IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890), as ipaddr.js's range()
+// names them; an address in none of them is `unicast`. The ranges a client's own interface may
+// have get their own kind: its first interface is usually on a home or office network (RFC 1918,
+// RFC 4193) or behind a carrier's NAT (RFC 6598).
+const KIND_OF_RANGE: Partial<Record<string, Exclude<AddressKind, "special">>> = {
+  unicast: "public",
+  loopback: "loopback",
+  private: "private",
+  uniqueLocal: "private",
+  carrierGradeNat: "private",
+  linkLocal: "link_local",
+};
+
+// RFC 4291 §2.4, IANA's IPv6 Address Space: only 2000::/3 is allocated as global unicast.
+const GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR("2000::/3");
 
 /** The kind of an address in any spelling; null if it is not an address (an existing client's "Unknown"). */
 export function addressKind(address: string): AddressKind | null {
   const canonical = canonicalAddress(address);
   if (canonical === null) return null;
-  const family = isIP(canonical) === 4 ? "ipv4" : "ipv6";
-  return KINDS.find(([, list]) => list.check(canonical, family))?.[0] ?? "public";
+  const parsed = ipaddr.parse(canonical);
+  const range = parsed.range();
+  if (range === "unicast" && parsed.kind() === "ipv6" && !parsed.match(GLOBAL_UNICAST)) return "special";
+  return KIND_OF_RANGE[range] ?? "special";
 }
 
 /**
  * Whether the reported address deserves the page's flag: a public address that is not the one
  * the request came from. Honest clients report their first interface's private address (and a
- * phisher reports whatever they like), so only a public one that differs says anything.
+ * phisher reports whatever they like), so only a public one that differs says anything; a
+ * special-purpose one (a documentation range) is no host's on the internet.
  */
 export function reportedAddressFlagged(reported: string | null, observed: string | null): boolean {
   return reported !== null && addressKind(reported) === "public" && addressesDiffer(reported, observed);

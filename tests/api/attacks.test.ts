@@ -360,13 +360,16 @@ describe("attacks with client-reported text and addresses (issue 14, item 7)", (
     expect(await prisma.init.count()).toBe(before);
   });
 
-  // The page flags an init whose reported address is not the one its request came from; the
-  // same address spelled another way (IPv6 forms, an IPv4-mapped peer) is no mismatch.
+  // The page flags an init whose reported address is a public one that is not the one its
+  // request came from; the same address spelled another way (IPv6 forms, an IPv4-mapped peer) is
+  // no mismatch, and a documentation address (RFC 5737, RFC 3849) is no host's.
   it.each([
     ["0:0:0:0:0:0:0:1", "::1", false],
     ["::FFFF:127.0.0.1", "127.0.0.1", false],
     ["127.0.0.1", "::ffff:127.0.0.1", false],
-    ["203.0.113.9", "127.0.0.1", true],
+    ["8.8.8.8", "127.0.0.1", true],
+    ["203.0.113.9", "127.0.0.1", false],
+    ["2001:db8::9", "127.0.0.1", false],
   ])("reported %s from peer %s: flagged %s", async (reported, peer, flagged) => {
     const { findInitView } = await import("@/lib/init/init-view");
     const response = await dispatch("POST", "/api/init", {

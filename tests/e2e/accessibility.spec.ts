@@ -248,7 +248,7 @@ test("the init page, pending, signed in: Approve on a phone's first screen", asy
 // client that shows no code the same card has only Deny after it: proxies.spec.ts.)
 test("the init page, pending, from another network", async ({ browser, request }) => {
   const approver = await person(over(request, MAIN_URL), MAIN_URL);
-  const report = { sender: "@acme/deploy-cli", sender_device: "Ana’s laptop", sender_os: "macOS 15", sender_ip: "203.0.113.10", user_code_shown: true };
+  const report = { sender: "@acme/deploy-cli", sender_device: "Ana’s laptop", sender_os: "macOS 15", sender_ip: "8.8.8.8", user_code_shown: true };
   const shown = await createInit(sendFrom(MAIN_URL, "127.0.9.4"), report);
   await auditEverywhere(browser, shown.redirect_url, {
     person: approver,

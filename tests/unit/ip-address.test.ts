@@ -44,7 +44,8 @@ describe("addressesDiffer", () => {
   });
 });
 
-// Issue 28: an honest client reports its first interface's address, private as often as not.
+// An honest client reports its first interface's address, private as often as not; kinds come
+// from IANA's special-purpose registries (RFC 6890), and only a public (unicast) report is flagged.
 describe("addressKind and reportedAddressFlagged", () => {
   it.each([
     ["127.0.0.5", "loopback"],
@@ -52,26 +53,62 @@ describe("addressKind and reportedAddressFlagged", () => {
     ["10.1.2.3", "private"],
     ["172.20.0.1", "private"],
     ["192.168.1.10", "private"],
+    // RFC 6598, shared address space: a carrier's NAT.
     ["100.64.0.1", "private"],
+    ["100.127.255.254", "private"],
     ["fd12:3456::1", "private"],
     ["::ffff:192.168.1.10", "private"],
     ["169.254.10.1", "link_local"],
     ["fe80::1", "link_local"],
+    ["fe80::1%eth0", "link_local"],
     ["8.8.8.8", "public"],
     ["2001:4860::8888", "public"],
     ["172.32.0.1", "public"],
+    ["100.128.0.1", "public"],
+    ["198.20.0.1", "public"],
+    ["::ffff:8.8.8.8", "public"],
+    // RFC 5737 and RFC 3849: documentation.
+    ["192.0.2.10", "special"],
+    ["198.51.100.7", "special"],
+    ["203.0.113.255", "special"],
+    ["2001:db8::1", "special"],
+    ["2001:DB8:ffff::1", "special"],
+    // RFC 2544: benchmarking.
+    ["198.18.0.1", "special"],
+    ["198.19.255.255", "special"],
+    // Reserved, unspecified, broadcast, multicast, protocol assignments, translation, 6to4.
+    ["240.0.0.1", "special"],
+    ["0.0.0.0", "special"],
+    ["255.255.255.255", "special"],
+    ["224.0.0.1", "special"],
+    ["192.0.0.9", "special"],
+    ["::", "special"],
+    ["ff02::1", "special"],
+    ["64:ff9b::808:808", "special"],
+    ["2002:c000:204::1", "special"],
+    ["3fff::1", "special"],
+    // IPv6 outside 2000::/3 is unallocated, IPv4-compatible (deprecated) included.
+    ["::1.2.3.4", "special"],
+    ["1::1", "special"],
     ["Unknown", null],
   ])("%s is %s", (address, kind) => {
     expect(addressKind(address)).toBe(kind);
   });
 
-  it("flags only a public reported address that differs from the observed one", () => {
-    expect(reportedAddressFlagged("192.168.1.10", "203.0.113.5")).toBe(false);
-    expect(reportedAddressFlagged("127.0.0.1", "203.0.113.5")).toBe(false);
-    expect(reportedAddressFlagged("203.0.113.5", "203.0.113.5")).toBe(false);
-    expect(reportedAddressFlagged("Unknown", "203.0.113.5")).toBe(false);
-    expect(reportedAddressFlagged(null, "203.0.113.5")).toBe(false);
-    expect(reportedAddressFlagged("8.8.8.8", "203.0.113.5")).toBe(true);
+  it.each(["192.0.2.10", "198.51.100.7", "203.0.113.5", "2001:db8::1", "100.64.0.1", "198.18.0.1", "192.168.1.10", "127.0.0.1", "fe80::1", "Unknown"])(
+    "never flags a reported %s, which is no public address",
+    (reported) => {
+      expect(reportedAddressFlagged(reported, "8.8.4.4")).toBe(false);
+    },
+  );
+
+  it("flags a public reported address only when it differs from the observed one", () => {
+    expect(reportedAddressFlagged("8.8.8.8", "8.8.8.8")).toBe(false);
+    expect(reportedAddressFlagged("::ffff:8.8.8.8", "8.8.8.8")).toBe(false);
+    expect(reportedAddressFlagged(null, "8.8.4.4")).toBe(false);
+    expect(reportedAddressFlagged("8.8.8.8", null)).toBe(false);
+    expect(reportedAddressFlagged("8.8.8.8", "8.8.4.4")).toBe(true);
+    expect(reportedAddressFlagged("2001:4860::8888", "127.0.0.1")).toBe(true);
   });
 });
 

@@ -15,7 +15,7 @@ import { randomIv } from "../../helpers/links";
 // from, for the account concerned only, and only if the change was made.
 
 const APPROVE_NEW = { project: "new", name: "Activity app", code_confirmed: "yes" };
-const REPORT = { sender: "@acme/cli", sender_device: "laptop", sender_os: "linux", sender_ip: "203.0.113.7" };
+const REPORT = { sender: "@acme/cli", sender_device: "laptop", sender_os: "linux", sender_ip: "8.8.4.4" };
 const FROM_CLIENT = { [PEER_ADDRESS_HEADER]: "198.51.100.9", "user-agent": "acme-cli/1.0" };
 const BROWSER_UA = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";
 // On the client's network: a client that shows no code is approved from there only (lib/init/code-check-mode.ts).
@@ -41,7 +41,7 @@ const INIT_ORIGIN = {
   sender: "@acme/cli",
   senderDevice: "laptop",
   senderOs: "linux",
-  senderIp: "203.0.113.7",
+  senderIp: "8.8.4.4",
   observedIp: "198.51.100.9",
   observedUserAgent: "acme-cli/1.0",
   addressMismatch: true,

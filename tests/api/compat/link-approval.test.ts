@@ -276,7 +276,7 @@ describe("a link approved in the browser", () => {
     const owner = await approvedClient("Payments");
     const iv = randomIv();
     await expectNotYet(await ask(owner.projectId, iv), 202, "link_approval_pending");
-    const reported = Buffer.from(JSON.stringify({ sender_device: "build-box", sender_ip: "192.0.2.1" })).toString("base64");
+    const reported = Buffer.from(JSON.stringify({ sender_device: "build-box", sender_ip: "8.8.8.8" })).toString("base64");
     expect((await findLinkApprovalView(config(), owner.userId, owner.projectId, iv, reported))?.observed).toEqual({ address: "198.51.100.7", userAgent: "envsync-cli/1.4.2", addressMismatch: true });
   });
 

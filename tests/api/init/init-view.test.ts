@@ -9,8 +9,8 @@ import { approve, deny, newAccount } from "../../helpers/forms";
 // account while the init is pending, to the account that decided it once decided, and to
 // nobody once it expired; the application's name and the status to anyone with the id.
 
-const REPORTED = { sender: "@acme/cli", sender_device: "Ana's laptop", sender_os: "macOS 15", sender_ip: "192.0.2.10" };
-const DETAILS = { senderDevice: "Ana's laptop", senderOs: "macOS 15", senderIp: "192.0.2.10", observedIp: "127.0.0.1", addressMismatch: true };
+const REPORTED = { sender: "@acme/cli", sender_device: "Ana's laptop", sender_os: "macOS 15", sender_ip: "8.8.8.8" };
+const DETAILS = { senderDevice: "Ana's laptop", senderOs: "macOS 15", senderIp: "8.8.8.8", observedIp: "127.0.0.1", addressMismatch: true };
 
 async function person() {
   const account = await newAccount();
