@@ -286,7 +286,7 @@ export default async function InitPage({
   return (
     <>
       <h1>{HEADINGS[init.status]}</h1>
-      <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} />
+      <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} signedIn={user !== null} />
       <ErrorAlert message={error} />
       {/* Decided or expired: what happened comes first, then who had asked, for the account that decided only. */}
       {init.status !== "pending" ? (
