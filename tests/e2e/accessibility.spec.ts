@@ -251,6 +251,22 @@ test("the init page, pending, signed out, no longer followed", async ({ browser,
   });
 });
 
+// The code typed at /device: the request's page asks for no code again (RFC 8628 §3.3).
+test("the init page, pending, its code typed at /device", async ({ browser, request }) => {
+  const send = over(request, MAIN_URL);
+  const approver = await person(send, MAIN_URL);
+  const shown = await createInit(send, { sender: "@acme/deploy-cli", sender_device: "Ana’s laptop", sender_os: "macOS 15", sender_ip: "192.168.1.10", user_code_shown: true });
+  await auditEverywhere(browser, `${MAIN_URL}/device`, {
+    person: approver,
+    shot: "init-pending-code-entered",
+    prepare: async (page) => {
+      await page.getByLabel("Code shown in your terminal").fill(shown.user_code);
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page.getByText("You typed this request's code")).toBeVisible();
+    },
+  });
+});
+
 test("the init page, pending, signed in: Approve on a phone's first screen", async ({ browser, request }) => {
   const send = over(request, MAIN_URL);
   const approver = await person(send, MAIN_URL);
