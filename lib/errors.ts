@@ -43,9 +43,15 @@ export const ERRORS = {
   },
   code_mismatch: {
     status: 400,
-    meaning: "On the init page, the box saying the code matches was not ticked, or the code typed does not match (pages only).",
+    meaning: "On the init page, where the client shows a code: no code was typed, or the code typed does not match (pages only).",
     example: "That code does not match. Check the code in your terminal and type it again.",
-    page: "The code was not confirmed or does not match. Check the code in your terminal.",
+    page: "That code does not match, or none was typed. Type the code your terminal shows.",
+  },
+  not_confirmed: {
+    status: 400,
+    meaning: "On the init page, where the client shows no code: the box saying the person started this request was not ticked (pages only).",
+    example: "Confirm that you started this request yourself.",
+    page: "Tick the box to confirm that you started this request yourself. If you did not, deny it.",
   },
   // Issue 28: a client that shows no code, approved from another network (lib/init/code-check-mode.ts).
   client_elsewhere: {

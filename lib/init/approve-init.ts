@@ -1,5 +1,6 @@
 import type { Config } from "../config";
 import { initApprovedRecord } from "../activity/record-activity";
+import type { SessionUser } from "../auth/sessions";
 import { db, inOneTransaction } from "../database/db";
 import { ApiError, initNotPending, notFound } from "../errors";
 import { countedNewProject, insertProjectWithinCap } from "../projects/new-project";
@@ -22,15 +23,17 @@ import type { ApproveForm } from "./schemas";
  *
  * The rules, in order, each refusing before anything is written but the code check's own count:
  * a pending init; an access lifetime among the choices (lib/init/access-lifetime.ts); the code
- * check that the browser's proximity to the client asks for (lib/init/code-check-mode.ts).
+ * check that the browser's proximity to the client asks for (lib/init/code-check-mode.ts), which
+ * the code typed at /device in this browser session answers (lib/init/code-entry.ts).
  */
-export async function approveInit(cfg: Config, userId: string, initId: string, form: ApproveForm, origin: RequestOrigin): Promise<string> {
+export async function approveInit(cfg: Config, { id: userId, sessionId }: SessionUser, initId: string, form: ApproveForm, origin: RequestOrigin): Promise<string> {
   const { choice, check } = form;
   const init = await pendingInit(initId);
   const lifetime = chosenAccessLifetime(cfg, form.lifetime);
   const mode = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximityOf(cfg, init.observedIp, origin.address));
   if (mode === "refused") throw clientElsewhere();
-  await checkUserCode(cfg, mode, init.id, init.userCode, check);
+  // Typed at /device in this browser session: the approval's own update uses it up.
+  if (init.codeEnteredSessionId !== sessionId) await checkUserCode(cfg, mode, init.id, init.userCode, check);
   const now = new Date();
   const decision = { userId, origin, now, accessLifetimeSeconds: lifetime.ms / 1000 };
   if (choice.kind === "existing") {
@@ -60,7 +63,7 @@ async function decide(cfg: Config, initId: string, projectId: string, { userId, 
   const [approved] = await inOneTransaction(
     prisma.init.updateMany({
       where: { id: initId, status: "pending", expiresAt: { gt: now } },
-      data: { status: "done", projectId, approvedById: userId, decidedAt: now, accessLifetimeSeconds },
+      data: { status: "done", projectId, approvedById: userId, decidedAt: now, accessLifetimeSeconds, codeEnteredSessionId: null },
     }),
     initApprovedRecord(prisma, initId, userId, origin),
   );

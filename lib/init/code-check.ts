@@ -7,16 +7,20 @@ import { publishInitChange } from "./init-events";
 import type { CodeCheck } from "./schemas";
 import { normaliseUserCode } from "./user-code";
 
-// RFC 8628 §5.4 (remote phishing): before approving, the person checks that the code on the
-// page is the one in their terminal, by ticking that it matches (INIT_CODE_CHECK=confirm) or by
-// typing it (enter). Typed codes are compared in constant time, and too many wrong ones deny
-// the init, so the code cannot be guessed.
+// RFC 8628 §5.4 (remote phishing): before approving, the person shows that they started the
+// request. Where the client shows a code (or INIT_CODE_CHECK=enter says every client does), they
+// type it (unless they typed it at /device: lib/init/code-entry.ts); where it shows none
+// (confirm), they tick that they started it, the page naming the application, device and time:
+// a code the client never showed is never asked about. Typed codes are compared in constant
+// time, and too many wrong ones deny the init, so the code cannot be guessed.
 
 export async function checkUserCode(cfg: Config, mode: Config["initCodeCheck"], initId: string, userCode: string, check: CodeCheck): Promise<void> {
   if (mode === "confirm") {
-    if (!check.confirmed) throw new ApiError("code_mismatch", "Confirm that the code matches the one in your terminal.");
+    if (!check.confirmed) throw new ApiError("not_confirmed", "Confirm that you started this request yourself.");
     return;
   }
+  // No code at all is no guess: refused before an attempt is taken, counting nothing.
+  if (normaliseUserCode(check.entered) === "") throw new ApiError("code_mismatch", "Type the code your terminal shows.");
   // One attempt is taken before the code is compared, by one conditional update, so at most
   // MAX_CODE_ATTEMPTS codes are ever compared, however many arrive at once; a right code gives
   // its attempt back (only wrong codes count).

@@ -1,20 +1,23 @@
+import type { SessionUser } from "../auth/sessions";
 import type { Config } from "../config";
 import { db } from "../database/db";
 import { ApiError } from "../errors";
 import { addressSubject, consumeRateLimit, giveBack, type TakenUnit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
+import { recordCodeEntered } from "./code-entry";
 import { normaliseUserCode } from "./user-code";
 
 // RFC 8628 §3.3: at the verification page (`verification_uri`, /device) a signed-in person types
 // the code their client shows and is taken to that request's approval page, where everything
-// else happens as for any init. Wrong codes are counted per account and per address before the
+// else happens as for any init, the code counting as typed for this browser session
+// (lib/init/code-entry.ts). Wrong codes are counted per account and per address before the
 // lookup, so concurrent guesses cannot overshoot; a code that matches gives its units back.
 
-/** The waiting init whose user code was typed, and that code as the init spells it. */
-export type FoundInit = { id: string; userCode: string };
+/** The waiting init whose user code was typed. */
+export type FoundInit = { id: string };
 
-export async function findInitByUserCode(cfg: Config, userId: string, typed: string, origin: RequestOrigin): Promise<FoundInit> {
+export async function findInitByUserCode(cfg: Config, { id: userId, sessionId }: SessionUser, typed: string, origin: RequestOrigin): Promise<FoundInit> {
   const rules = limitRules(cfg);
   const accountUnit = await consumeRateLimit(rules.userCodeGuessesPerAccount, userId);
   let addressUnit: TakenUnit;
@@ -34,5 +37,6 @@ export async function findInitByUserCode(cfg: Config, userId: string, typed: str
   if (init === null) throw new ApiError("unknown_user_code", "No request is waiting for that code.");
   await giveBack(accountUnit);
   await giveBack(addressUnit);
-  return { id: init.id, userCode };
+  await recordCodeEntered(init.id, sessionId);
+  return { id: init.id };
 }

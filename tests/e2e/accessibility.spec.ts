@@ -91,10 +91,21 @@ async function expectHeaderWithinColumn(page: Page) {
   expect(await email.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
 }
 
-/** Opens `url`, lets `prepare` act in it, then audits it in every mode; `after` checks more in each. */
-async function auditEverywhere(browser: Browser, url: string, options: { person?: { site: string; session: string }; prepare?: (page: Page) => Promise<void>; after?: (page: Page, mode: Mode) => Promise<void>; shot: string }) {
+/** Opens `url` (after `before`, e.g. routes), lets `prepare` act in it, then audits it in every mode; `after` checks more in each. */
+async function auditEverywhere(
+  browser: Browser,
+  url: string,
+  options: {
+    person?: { site: string; session: string };
+    before?: (page: Page) => Promise<void>;
+    prepare?: (page: Page) => Promise<void>;
+    after?: (page: Page, mode: Mode) => Promise<void>;
+    shot: string;
+  },
+) {
   const context = await contextFor(browser, options.person);
   const page = await context.newPage();
+  await options.before?.(page);
   await page.goto(url);
   await options.prepare?.(page);
   await inEveryMode(page, async (mode) => {
@@ -224,6 +235,36 @@ test("sign-up with an error", async ({ browser, request }) => {
 test("the init page, pending, signed out", async ({ browser, request }) => {
   const pending = await initOn(over(request, MAIN_URL));
   await auditEverywhere(browser, pending.redirect_url, { shot: "init-pending-signed-out" });
+});
+
+// A signed-out page whose event stream failed stops following the init and offers a reload.
+test("the init page, pending, signed out, no longer followed", async ({ browser, request }) => {
+  const pending = await initOn(over(request, MAIN_URL));
+  await auditEverywhere(browser, pending.redirect_url, {
+    shot: "init-pending-signed-out-stopped",
+    before: async (page) => {
+      await page.route("**/events", (route) => route.abort());
+    },
+    prepare: async (page) => {
+      await expect(page.getByRole("button", { name: "Reload" })).toBeVisible();
+    },
+  });
+});
+
+// The code typed at /device: the request's page asks for no code again (RFC 8628 §3.3).
+test("the init page, pending, its code typed at /device", async ({ browser, request }) => {
+  const send = over(request, MAIN_URL);
+  const approver = await person(send, MAIN_URL);
+  const shown = await createInit(send, { sender: "@acme/deploy-cli", sender_device: "Ana’s laptop", sender_os: "macOS 15", sender_ip: "192.168.1.10", user_code_shown: true });
+  await auditEverywhere(browser, `${MAIN_URL}/device`, {
+    person: approver,
+    shot: "init-pending-code-entered",
+    prepare: async (page) => {
+      await page.getByLabel("Code shown in your terminal").fill(shown.user_code);
+      await page.getByRole("button", { name: "Continue" }).click();
+      await expect(page.getByText("You typed this request's code")).toBeVisible();
+    },
+  });
 });
 
 test("the init page, pending, signed in: Approve on a phone's first screen", async ({ browser, request }) => {

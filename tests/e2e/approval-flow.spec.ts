@@ -1,7 +1,7 @@
 import { expect, test, type BrowserContext } from "@playwright/test";
-import { approveAsNewPerson, createInit, newEmail, PASSWORD, signUpFromInitPage, status } from "./flow";
+import { approveAsNewPerson, createInit, newEmail, PASSWORD, signUpFromInitPage, STARTED_IT, status } from "./flow";
 
-test("a person signs up from the init page, checks the code, approves, and the client collects its token once", async ({ page, request }) => {
+test("a person signs up from the init page, confirms they started it, approves, and the client collects its token once", async ({ page, request }) => {
   const init = await createInit(request);
   await page.goto(init.redirect_url);
   await expect(page.getByRole("heading", { name: "Sign in to continue" })).toBeVisible();
@@ -12,12 +12,14 @@ test("a person signs up from the init page, checks the code, approves, and the c
   const facts = page.getByRole("region", { name: "Who is asking" });
   await expect(facts).toContainText("@acme/cli");
   await expect(facts).toContainText("build box <b>bold</b>");
-  await expect(page.locator(".user-code")).toHaveText(init.user_code);
+  // The client sent no user_code_shown: the box names what and when, and no code is shown.
+  await expect(page.locator("label.code-check")).toContainText("I started this myself: @acme/cli on build box <b>bold</b>, ");
+  await expect(page.getByText(init.user_code)).toHaveCount(0);
   await page.screenshot({ path: "test-results/screenshots/init-pending-signed-in.png", fullPage: true });
 
   expect((await status(request, init)).status).toBe("pending");
   await page.getByRole("textbox", { name: "New project name" }).fill("Payments API");
-  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
+  await page.getByLabel(STARTED_IT).check();
   await page.getByRole("button", { name: "Approve" }).click();
 
   await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
@@ -59,7 +61,7 @@ test("Approve needs the code confirmed, and Deny denies", async ({ page, request
 async function approveInNewTab(context: BrowserContext, init: { redirect_url: string; user_code: string }): Promise<void> {
   const other = await context.newPage();
   await other.goto(init.redirect_url);
-  await other.getByLabel(`The code in my terminal is ${init.user_code}`).check();
+  await other.getByLabel(STARTED_IT).check();
   await other.getByRole("button", { name: "Approve" }).click();
   await expect(other.getByRole("heading", { name: "Approved" })).toBeVisible();
 }

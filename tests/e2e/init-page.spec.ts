@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser } from "@playwright/test";
 import { SHORT_URL } from "../../playwright.config";
-import { newEmail, PASSWORD, signUpFromInitPage } from "./flow";
+import { newEmail, PASSWORD, signUpFromInitPage, STARTED_IT } from "./flow";
 
 async function createInit(request: APIRequestContext, baseURL: string, data: Record<string, string | boolean>, headers: Record<string, string> = {}) {
   const response = await request.post(`${baseURL}/api/init`, { data, headers });
@@ -47,6 +47,11 @@ test("the init page shows what the client reported and where the request came fr
   await expect(lifetime.getByRole("option")).toHaveText(["1 hour", "1 day", "30 days", "90 days"]);
   await expect(lifetime).toHaveValue("90d");
   await expect(page.getByRole("status")).toContainText("Waiting for approval");
+  // This client sent no user_code_shown: the page asks about no code it may never have shown, but
+  // whether the person started this, naming what and when.
+  await expect(page.getByLabel(STARTED_IT)).toBeVisible();
+  await expect(page.locator("label.code-check")).toHaveText("I started this myself: @acme/cli on build box, just now.");
+  await expect(page.getByText(init.user_code)).toHaveCount(0);
   await page.screenshot({ path: "test-results/screenshots/init-pending.png", fullPage: true });
 });
 
@@ -106,10 +111,17 @@ test("the page follows the status without a reload: it turns expired when the in
 
 // Issue 14, item 2: a client that prints the code says so; its page then hides the code and
 // needs it typed (the default INIT_CODE_CHECK=confirm would show it to whoever holds the URL).
-test("an init whose client prints the code needs it typed, the outcome says who approved, and the approver may undo it", async ({ page, browser, request, baseURL }) => {
+// A link that carries the code (?user_code=, here through sign-up's return target, as a
+// signed-out person follows a phisher's link) never fills it in: typed, never ticked.
+test("an init whose client prints the code needs it typed, never filled in from the URL, the outcome says who approved, and the approver may undo it", async ({ page, browser, request, baseURL }) => {
   const init = await createInit(request, baseURL!, { sender: "@acme/cli", user_code_shown: true });
-  await page.goto(init.redirect_url);
-  await signUpFromInitPage(page, newEmail());
+  const crafted = `/init/${init.id}?user_code=${init.user_code}`;
+  await page.goto(`${baseURL}/signup?returnTo=${encodeURIComponent(crafted)}`);
+  await page.getByLabel("Email").fill(newEmail());
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(`${baseURL}${crafted}`);
+  await expect(page.getByLabel("Code shown in your terminal")).toHaveValue("");
   await expect(page.getByText(init.user_code)).toHaveCount(0);
   await page.getByLabel("Code shown in your terminal").fill(init.user_code.toLowerCase());
   await page.getByRole("button", { name: "Approve" }).click();
@@ -136,7 +148,7 @@ test("past the hour's new projects, the page explains and approves into an exist
   await page.goto(first.redirect_url);
   await signUpFromInitPage(page, newEmail());
   await page.getByRole("textbox", { name: "New project name" }).fill("Kept");
-  await page.getByLabel(`The code in my terminal is ${first.user_code}`).check();
+  await page.getByLabel(STARTED_IT).check();
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("heading", { name: "Request approved" })).toBeVisible();
   // Nine more new projects, as forms posted from the page (the browser's session).
@@ -152,7 +164,7 @@ test("past the hour's new projects, the page explains and approves into an exist
   }
   const eleventh = await createInit(request, baseURL!, { sender: "@acme/cli" });
   await page.goto(eleventh.redirect_url);
-  await page.getByLabel(`The code in my terminal is ${eleventh.user_code}`).check();
+  await page.getByLabel(STARTED_IT).check();
   await expect(page.getByRole("radio", { name: "a new project named" })).toBeChecked();
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page).toHaveURL(/[?&]error=too_many_new_projects/);
@@ -164,7 +176,7 @@ test("past the hour's new projects, the page explains and approves into an exist
   await expect(page.getByRole("radio", { name: "a new project named" })).not.toBeChecked();
   await expect(page.getByRole("radio", { name: "Project 8" })).toBeChecked();
   await page.getByRole("radio", { name: "Kept" }).check();
-  await page.getByLabel(`The code in my terminal is ${eleventh.user_code}`).check();
+  await page.getByLabel(STARTED_IT).check();
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("heading", { name: "Request approved" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Kept" })).toBeVisible();

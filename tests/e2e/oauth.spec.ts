@@ -176,7 +176,9 @@ test("an unapproved device code ends the library's polling with expired_token", 
   expect(error).toMatchObject({ error: "expired_token", status: 400 });
 });
 
-test("the verification page: a person opens verification_uri, signs up, types the code and approves with it filled in", async ({ page }) => {
+// RFC 8628 §3.3: the code typed at /device counts as typed on the request's page, for that browser
+// session; it never rides in the URL (a link's ?user_code= filled the input in: tests/e2e/init-page.spec.ts).
+test("the verification page: a person opens verification_uri, signs up, types the code there and approves without typing it again", async ({ page }) => {
   const config = await discover(MAIN_URL);
   const device = await client.initiateDeviceAuthorization(config, {});
   const polling = client.pollDeviceAuthorizationGrant(config, device);
@@ -190,7 +192,10 @@ test("the verification page: a person opens verification_uri, signs up, types th
   await expect(page.getByText("No request is waiting for that code")).toBeVisible();
   await page.getByLabel("Code shown in your terminal").fill(device.user_code.replace("-", "").toLowerCase());
   await page.getByRole("button", { name: "Continue" }).click();
-  await expect(page.getByLabel("Code shown in your terminal")).toHaveValue(device.user_code);
+  await expect(page).toHaveURL(device.verification_uri_complete ?? "");
+  await expect(page.getByText("You typed this request's code on the Enter a code page")).toContainText(device.user_code);
+  await expect(page.getByLabel("Code shown in your terminal")).toHaveCount(0);
+  await page.screenshot({ path: "test-results/screenshots/init-code-entered.png", fullPage: true });
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
   const tokens = await polling;

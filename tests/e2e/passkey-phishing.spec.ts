@@ -3,7 +3,7 @@ import { createServer, request as httpRequest, type OutgoingHttpHeaders, type Se
 import { expect, test, type Page } from "@playwright/test";
 import { PASSKEY_PHISHING_PORTS, scratchDatabase } from "../../playwright.config";
 import { createInit } from "../helpers/journey.mjs";
-import { PASSWORD, sendFrom } from "./flow";
+import { PASSWORD, sendFrom, STARTED_IT } from "./flow";
 import { addPasskeyInPage, signUpInPage, virtualAuthenticator } from "./passkey-steps";
 import { startOwnServer, type OwnServer } from "./own-server";
 
@@ -86,7 +86,7 @@ async function approveThroughProxy(page: Page, phishingOrigin: string, email: st
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(`${phishingOrigin}/init/${init.id}`);
-  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
+  await page.getByLabel(STARTED_IT).check();
   await page.getByRole("button", { name: "Approve" }).click();
 }
 
@@ -103,7 +103,7 @@ async function initStatus(id: string): Promise<string> {
 /** On the real site the same person approves the same init: what refused it above was the origin alone. */
 async function approveOnTheSite(page: Page, init: { id: string; user_code: string }) {
   await page.goto(`${SITE}/init/${init.id}`);
-  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
+  await page.getByLabel(STARTED_IT).check();
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
 }

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { COMPAT_URL } from "../../playwright.config";
 import { createInit } from "../helpers/journey.mjs";
-import { over } from "./flow";
+import { over, STARTED_IT } from "./flow";
 import { addPasskeyInPage, signUpInPage, virtualAuthenticator } from "./passkey-steps";
 
 // Issue 28, item 2: passkeys in Chromium, its virtual authenticator standing for the device, on
@@ -50,7 +50,7 @@ test("with approvals needing a passkey, Approve asks for one; without it the app
 
   // The authenticator cannot verify the person: nothing is sent, and the page says so.
   await authenticator.failVerification();
-  await page.getByLabel(`The code in my terminal is ${init.user_code}`).check();
+  await page.getByLabel(STARTED_IT).check();
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Not approved: your passkey did not confirm it." })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("A client asks to be linked");

@@ -166,6 +166,34 @@ test("the init page's polling, its event stream blocked, never slows down a clie
   expect(cli).toEqual(Array(8).fill(200));
 });
 
+// A signed-out page cannot decide, and its polls, from the CLI's address and without the secret,
+// shared that CLI's poll clock: once its stream failed (or ended, after 5 minutes) the original
+// platform's CLI, polling every 10 s, got slow_down and gave up. It stops and offers a reload.
+test("a signed-out init page whose event stream fails stops following, never polls, and never slows down a client on the same machine", async ({ page }) => {
+  const init = await createInit(from(PROXY_ADDRESS), { sender: "envsync-cli" });
+  const polls: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith(`/api/init/${init.id}`)) polls.push(request.method());
+  });
+  await page.route("**/events", (route) => route.abort());
+  const failed = page.waitForEvent("requestfailed", (request) => request.url().endsWith(`/api/init/${init.id}/events`));
+  await page.goto(init.redirect_url);
+  await failed;
+  const cli = await pollEvery(from(PROXY_ADDRESS), init, 1000, 8, { "user-agent": "envsync-cli/1.4.2" });
+  expect(cli).toEqual(Array(8).fill(200));
+  expect(polls).toEqual([]);
+  await expect(page.getByRole("status")).toContainText("no longer updated");
+  await page.screenshot({ path: "test-results/screenshots/init-signed-out-stopped.png", fullPage: true });
+  // A reload follows the init again.
+  await page.unroute("**/events");
+  const stream = page.waitForResponse((response) => response.url().endsWith(`/api/init/${init.id}/events`));
+  await page.getByRole("button", { name: "Reload" }).click();
+  expect((await stream).headers()["content-type"]).toContain("text/event-stream");
+  await expect(page.getByRole("status")).toContainText("Waiting for approval");
+  await expect(page.getByRole("status")).not.toContainText("no longer updated");
+  expect(polls).toEqual([]);
+});
+
 /** Opens the init's event stream from `localAddress`: its status, and close() once it was answered 200. */
 function openStream(localAddress: string, init: CreatedInit): Promise<{ status: number; close: () => void }> {
   return new Promise((resolve, reject) => {

@@ -3,6 +3,6 @@ import { route } from "@/lib/api/route";
 import { findInitByUserCode } from "@/lib/init/find-by-user-code";
 
 export const POST = route(enterUserCodeOperation, async ({ cfg, auth: user, body, origin }) => {
-  const init = await findInitByUserCode(cfg, user.id, body.user_code, origin);
-  return { to: `/init/${init.id}?user_code=${init.userCode}` };
+  const init = await findInitByUserCode(cfg, user, body.user_code, origin);
+  return { to: `/init/${init.id}` };
 });

@@ -25,18 +25,24 @@ function statusOf(body: unknown): Status | undefined {
   return isStatus(next) ? next : undefined;
 }
 
+/** How the page follows the init: its event stream, polling once the stream failed or ended, or not at all any more. */
+type Following = "stream" | "polling" | "stopped";
+
 /**
  * The init's status and time left, kept current by the init's event stream (each tab has its
- * own, and streams do not count as polls), or by polling the status resource at the init's
- * interval when the stream fails (a proxy that buffers, a browser without EventSource). When the
- * status changes (approved in another tab, denied, expired) the page is rendered again from the
- * server, without a reload.
+ * own, and streams do not count as polls). When the stream fails or ends (a proxy that buffers,
+ * a browser without EventSource, a stream's 5 minutes), a signed-in page polls the status
+ * resource at the init's interval, on its viewer's own poll clock; a signed-out page, which
+ * cannot decide, stops and offers a reload: its polls would share the poll clock of every other
+ * reader from its address (lib/init/poll-interval.ts), a CLI that sends no secret included, and
+ * get that CLI told to slow down (docs/api.md). When the status changes (approved in another
+ * tab, denied, expired) the page is rendered again from the server, without a reload.
  */
-export function LiveStatus({ id, initialStatus, intervalMs, expiresAt }: { id: string; initialStatus: Status; intervalMs: number; expiresAt: number }) {
+export function LiveStatus({ id, initialStatus, intervalMs, expiresAt, signedIn }: { id: string; initialStatus: Status; intervalMs: number; expiresAt: number; signedIn: boolean }) {
   const router = useRouter();
   const [status, setStatus] = useState<Status>(initialStatus);
   const [now, setNow] = useState<number | null>(null);
-  const [polling, setPolling] = useState(false);
+  const [following, setFollowing] = useState<Following>("stream");
 
   useEffect(() => {
     if (status !== initialStatus) router.refresh();
@@ -50,9 +56,10 @@ export function LiveStatus({ id, initialStatus, intervalMs, expiresAt }: { id: s
   }, [status]);
 
   useEffect(() => {
-    if (status !== "pending" || polling) return;
+    if (status !== "pending" || following !== "stream") return;
+    const fallBack = () => setFollowing(signedIn ? "polling" : "stopped");
     if (typeof EventSource === "undefined") {
-      setPolling(true);
+      fallBack();
       return;
     }
     const stream = new EventSource(`/api/init/${encodeURIComponent(id)}/events`);
@@ -66,13 +73,13 @@ export function LiveStatus({ id, initialStatus, intervalMs, expiresAt }: { id: s
     };
     stream.onerror = () => {
       stream.close();
-      setPolling(true);
+      fallBack();
     };
     return () => stream.close();
-  }, [id, status, polling]);
+  }, [id, status, following, signedIn]);
 
   useEffect(() => {
-    if (status !== "pending" || !polling) return;
+    if (status !== "pending" || following !== "polling") return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stopped = false;
     const poll = async () => {
@@ -95,14 +102,26 @@ export function LiveStatus({ id, initialStatus, intervalMs, expiresAt }: { id: s
       stopped = true;
       clearTimeout(timer);
     };
-  }, [id, intervalMs, status, polling]);
+  }, [id, intervalMs, status, following]);
 
   // Once decided or expired the page's heading says so: the status is then for screen readers
   // only (it announces the change), not a second line saying the same thing.
   return (
-    <p role="status" aria-live="polite" className={status === "pending" ? undefined : "visually-hidden"}>
-      <span className={`status status-${status}`}>{LABELS[status]}</span>
-      {status === "pending" && now !== null ? <span className="muted nowrap"> · expires in {formatRemaining(expiresAt - now)}</span> : null}
-    </p>
+    <>
+      <p role="status" aria-live="polite" className={status === "pending" ? undefined : "visually-hidden"}>
+        <span className={`status status-${status}`}>{LABELS[status]}</span>
+        {status === "pending" && now !== null ? <span className="muted nowrap"> · expires in {formatRemaining(expiresAt - now)}</span> : null}
+        {status === "pending" && following === "stopped" ? <span className="muted"> · no longer updated</span> : null}
+      </p>
+      {status === "pending" && following === "stopped" ? (
+        <p className="muted">
+          This page stopped following the request.{" "}
+          <button type="button" className="link" onClick={() => window.location.reload()}>
+            Reload
+          </button>{" "}
+          to see where it stands.
+        </p>
+      ) : null}
+    </>
   );
 }

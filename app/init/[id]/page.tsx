@@ -13,6 +13,7 @@ import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-lengths";
 import { pageMessage } from "@/lib/errors";
 import { lifetimeText, type AccessLifetime } from "@/lib/init/access-lifetime";
 import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
+import { codeEnteredBy } from "@/lib/init/code-entry";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import type { InitStatus } from "@/lib/init/init-lifecycle";
 import { proximityOf, type Proximity } from "@/lib/init/proximity";
@@ -116,6 +117,46 @@ function ApproveRow({ choices, preselected }: { choices: AccessLifetime[]; prese
   );
 }
 
+/**
+ * The code check the approve operation makes (lib/init/code-check.ts), worded for what the
+ * client declared: the code typed where it shows one (never filled in from the URL: a link's
+ * `?user_code=` is a code the person never typed); where it shows none, a box saying that the
+ * person started it, naming what; and nothing more once they typed the code at /device.
+ */
+function CodeCheck({ init, mode, codeEntered }: { init: InitView; mode: Exclude<CodeCheckMode, "refused">; codeEntered: boolean }) {
+  if (codeEntered) {
+    return (
+      <p className="code-check">
+        You typed this request&apos;s code on the Enter a code page: <span className="user-code">{init.userCode}</span>
+      </p>
+    );
+  }
+  if (mode === "confirm") {
+    const device = init.details?.senderDevice ?? null;
+    return (
+      <label className="check code-check">
+        <input type="checkbox" name="code_confirmed" value="yes" required />
+        <span>
+          I started this myself: <strong>{init.sender}</strong>
+          {device === null ? null : (
+            <>
+              {" "}
+              on <strong>{device}</strong>
+            </>
+          )}
+          , {minutesAgo(init.createdAt)}.
+        </span>
+      </label>
+    );
+  }
+  return (
+    <label>
+      Code shown in your terminal
+      <input name="user_code" required autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={USER_CODE_INPUT_MAX} placeholder="XXXX-XXXX" />
+    </label>
+  );
+}
+
 /** A new project refused by its limits (lib/projects/new-project.ts): the page then offers the person's own projects first. */
 const NEW_PROJECT_REFUSALS: ReadonlySet<string> = new Set(["too_many_new_projects", "project_limit_reached"]);
 
@@ -124,7 +165,7 @@ function Decision({
   projects,
   codeCheck,
   preferExisting,
-  typedCode,
+  codeEntered,
   needsPasskey,
   lifetimes,
 }: {
@@ -133,8 +174,8 @@ function Decision({
   codeCheck: CodeCheckMode;
   lifetimes: { choices: AccessLifetime[]; preselected: AccessLifetime };
   preferExisting: boolean;
-  /** The code the person already typed on /device, if it is this init's. */
-  typedCode: string | undefined;
+  /** This browser session typed the init's code at /device (lib/init/code-entry.ts). */
+  codeEntered: boolean;
   /** The account's approvals need a passkey (lib/passkeys/step-up.ts). */
   needsPasskey: boolean;
 }) {
@@ -146,19 +187,7 @@ function Decision({
       <form method="post" action={`/init/${init.id}/approve`} className="card stack" aria-labelledby="approve-heading">
         <h2 id="approve-heading">Approve</h2>
         <p className="warning">{WARNING}</p>
-        {codeCheck === "confirm" ? (
-          <label className="check code-check">
-            <input type="checkbox" name="code_confirmed" value="yes" required />
-            <span>
-              The code in my terminal is <span className="user-code">{init.userCode}</span>
-            </span>
-          </label>
-        ) : (
-          <label>
-            Code shown in your terminal
-            <input name="user_code" required autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={USER_CODE_INPUT_MAX} placeholder="XXXX-XXXX" defaultValue={typedCode} />
-          </label>
-        )}
+        <CodeCheck init={init} mode={codeCheck} codeEntered={codeEntered} />
         {projects.length === 0 ? (
           // No project to choose from: a new one, named here.
           <>
@@ -286,7 +315,7 @@ export default async function InitPage({
   return (
     <>
       <h1>{HEADINGS[init.status]}</h1>
-      <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} />
+      <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} signedIn={user !== null} />
       <ErrorAlert message={error} />
       {/* Decided or expired: what happened comes first, then who had asked, for the account that decided only. */}
       {init.status !== "pending" ? (
@@ -306,8 +335,8 @@ export default async function InitPage({
               <p className="warning">{WARNING}</p>
               <p>
                 <Link href={withReturnTo("/signin", returnTo)}>Sign in</Link> or <Link href={withReturnTo("/signup", returnTo)}>create an account</Link> to
-                approve or deny. You will come back to this page, and it will show the device and addresses the request came from and the code to
-                compare with the one in your terminal.
+                approve or deny. You will come back to this page, and it will show the device and addresses the request came from, and what to
+                check before you approve.
               </p>
             </section>
           ) : (
@@ -316,7 +345,7 @@ export default async function InitPage({
               projects={await listProjects(user.id)}
               codeCheck={codeCheck}
               preferExisting={typeof query.error === "string" && NEW_PROJECT_REFUSALS.has(query.error)}
-              typedCode={query.user_code === init.userCode ? init.userCode : undefined}
+              codeEntered={await codeEnteredBy(init.id, user.sessionId)}
               needsPasskey={await approvalsNeedPasskey(user.id)}
               lifetimes={cfg.accessLifetimes}
             />

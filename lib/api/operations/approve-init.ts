@@ -4,8 +4,9 @@ import { stepUpFieldsSchema } from "../../passkeys/schemas";
 import { operation } from "../operation";
 
 // POST /init/{id}/approve — the approve form of the init page: the project (or a new one's
-// name), the access lifetime (invalid_request if not among the choices) and the code check;
-// client_elsewhere for a client that shows no code, from another network than the browser's;
+// name), the access lifetime (invalid_request if not among the choices) and the code check
+// (code_mismatch for a code not typed or wrong, not_confirmed for the box of a client that shows
+// none); client_elsewhere for a client that shows no code, from another network than the browser's;
 // rate_limited while the last allowed codes are being compared; too_many_new_projects and
 // project_limit_reached for a new project past its limits; passkey_required and
 // passkey_rejected when the account's approvals need a passkey.
@@ -29,6 +30,7 @@ export const approveInitOperation = operation({
     "project_limit_reached",
     "client_elsewhere",
     "code_mismatch",
+    "not_confirmed",
     "rate_limited",
     "too_many_new_projects",
     "passkey_required",

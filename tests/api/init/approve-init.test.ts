@@ -86,7 +86,7 @@ describe("approving an init", () => {
   });
 
   it.each([
-    ["without the code confirmed", { project: "new", name: "x" }, "code_mismatch"],
+    ["without the box saying the person started it", { project: "new", name: "x" }, "not_confirmed"],
     ["with an empty project name", { project: "new", name: "  ", code_confirmed: "yes" }, "invalid_request"],
     ["with a project name over 100 characters", { project: "new", name: "n".repeat(101), code_confirmed: "yes" }, "invalid_request"],
   ])("refuses an approval %s and writes nothing", async (_label, fields, code) => {

@@ -11,6 +11,7 @@ import { dispatch } from "../../helpers/in-process";
 
 // Read from the row: a second status poll within the interval would be a 429 slow_down.
 const statusOf = async (id: string) => (await (await db()).init.findUniqueOrThrow({ where: { id } })).status;
+const attemptsOf = async (id: string) => (await db()).init.findUniqueOrThrow({ where: { id }, select: { codeAttempts: true, wrongCodes: true } });
 const errorOf = (response: Response) => new URL(response.headers.get("location") ?? "", "https://initlink.test").searchParams.get("error");
 
 describe("Create Init's user_code_shown", () => {
@@ -32,18 +33,23 @@ describe("Create Init's user_code_shown", () => {
     expect(await prisma.init.count()).toBe(before);
   });
 
-  it("makes Approve need the typed code even in confirm mode", async () => {
+  it("makes Approve need the typed code even in confirm mode; no code typed is no wrong code", async () => {
     const { token } = await newAccount();
     const init = await createdInit({ sender: "@acme/cli", user_code_shown: true });
     expect(errorOf(await approve(init.id, token, { project: "new", name: "x", code_confirmed: "yes" }))).toBe("code_mismatch");
     expect(await statusOf(init.id)).toBe("pending");
+    expect(await attemptsOf(init.id)).toEqual({ codeAttempts: 0, wrongCodes: 0 });
     expect(errorOf(await approve(init.id, token, { project: "new", name: "x", user_code: init.user_code.toLowerCase() }))).toBeNull();
     expect(await statusOf(init.id)).toBe("done");
   });
 
-  it("keeps confirm mode for a client that does not say it prints the code", async () => {
+  // A client that does not say it prints the code is asked about no code: the page's box says the
+  // person started it (the application, device and time named), and the operation asks the same.
+  it("keeps confirm mode for a client that does not say it prints the code: the box that the person started it", async () => {
     const { token } = await newAccount();
     const init = await createdInit({ sender: "@acme/cli", user_code_shown: false });
+    expect(errorOf(await approve(init.id, token, { project: "new", name: "x", user_code: init.user_code }))).toBe("not_confirmed");
+    expect(await statusOf(init.id)).toBe("pending");
     expect(errorOf(await approve(init.id, token, { project: "new", name: "x", code_confirmed: "yes" }))).toBeNull();
     expect(await statusOf(init.id)).toBe("done");
   });

@@ -5,6 +5,6 @@ import { requireStepUp, stepUpSubject } from "@/lib/passkeys/step-up";
 
 export const POST = route(approveInitOperation, async ({ cfg, auth: user, params, body, origin }) => {
   await requireStepUp(cfg, user.id, stepUpSubject({ kind: "init", id: params.id }), body.passkey_assertion);
-  await approveInit(cfg, user.id, params.id, body, origin);
+  await approveInit(cfg, user, params.id, body, origin);
   return { to: `/init/${params.id}` };
 });
