@@ -11,7 +11,7 @@ import { CLIENT_ID, introspect, loggedIn, ownerToken, postIntrospection, refresh
 const now = () => Math.floor(Date.now() / 1000);
 
 describe("POST /api/oauth/introspect", () => {
-  // RFC 7662 §2.2
+  // RFC 7662 §2.2; `account_id` names the approving account whatever the token (RFC 9068 §2.2 would put it in `sub`, which names a link bearer's link)
   it("describes an active access token, refresh token and link bearer of the caller's project", async () => {
     const { tokens, userId } = await loggedIn();
     const credential = await ownerToken(userId, tokens.project_id);
@@ -20,21 +20,25 @@ describe("POST /api/oauth/introspect", () => {
       token_type: "Bearer",
       client_id: CLIENT_ID,
       sub: userId,
+      account_id: userId,
       project_id: tokens.project_id,
       iat: expect.any(Number),
       exp: expect.any(Number),
       iss: "https://initlink.test",
     });
     const refreshToken = await introspect(tokens.refresh_token, credential);
-    expect(refreshToken).toEqual({ active: true, token_type: "refresh_token", client_id: CLIENT_ID, sub: userId, project_id: tokens.project_id, iat: expect.any(Number), exp: expect.any(Number), iss: "https://initlink.test" });
+    expect(refreshToken).toEqual({ active: true, token_type: "refresh_token", client_id: CLIENT_ID, sub: userId, account_id: userId, project_id: tokens.project_id, iat: expect.any(Number), exp: expect.any(Number), iss: "https://initlink.test" });
     expect(Number(refreshToken.exp) - now()).toBeGreaterThan(29 * 86_400);
     const link = await linked(tokens.project_id, tokens.access_token);
     const claims = decodeJwt(link.jwt);
+    expect(claims.account_id).toBe(userId);
     expect(await introspect(link.jwt, credential)).toEqual({
       active: true,
       token_type: "Bearer",
       client_id: claims.client_id,
       sub: claims.sub,
+      // The approving account, as the bearer's own claim says.
+      account_id: userId,
       project_id: tokens.project_id,
       iat: claims.iat,
       exp: claims.exp,
