@@ -106,9 +106,10 @@ export const authorizationServerMetadataSchema = z
     response_types_supported: z.array(z.string()).meta({ description: "Empty: there is no authorization endpoint, only the device flow." }),
     token_endpoint_auth_methods_supported: z.array(z.literal("none")).meta({ description: "Public clients: `client_id` only." }),
     revocation_endpoint_auth_methods_supported: z.array(z.literal("none")).meta({ description: "Public clients: `client_id` only." }),
-    introspection_endpoint_auth_methods_supported: z
-      .array(z.literal("bearer"))
-      .meta({ description: "`Authorization: Bearer <access token>`: an access token the project's owner made on /settings/tokens (not a registered client authentication method)." }),
+    introspection_endpoint_auth_methods_supported: z.array(z.enum(["client_secret_basic", "bearer"])).meta({
+      description:
+        "`client_secret_basic`: a resource-server credential the project's owner made on /settings/resource-servers (RFC 6749 §2.3.1). `bearer`: `Authorization: Bearer <access token>`, an access token the owner made on /settings/tokens (not a registered client authentication method).",
+    }),
     service_documentation: z.url(),
     dpop_signing_alg_values_supported: z.array(z.enum(DPOP_ALGORITHMS)).meta({ description: "RFC 9449 §5.1: the algorithms a DPoP proof may be signed with." }),
   })

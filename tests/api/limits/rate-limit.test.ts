@@ -6,7 +6,7 @@ import { createdInit, createInitJson, getInitStatus, rateLimitCounter } from "..
 import { approve, sessionTokenOf, signIn, signUp } from "../../helpers/forms";
 import { approvedClient, createLink, randomIv, withToken } from "../../helpers/links";
 import { startInFreshWindow } from "../../helpers/clock";
-import { ownerToken, postIntrospection } from "../../helpers/oauth";
+import { basicAuthorization, ownerToken, postIntrospection, resourceServer } from "../../helpers/oauth";
 
 // This file runs low limits.
 vi.hoisted(() => {
@@ -17,6 +17,7 @@ vi.hoisted(() => {
     LINKS_PER_TOKEN_PER_MINUTE: "3",
     PICKUPS_PER_INIT_PER_MINUTE: "2",
     INTROSPECTIONS_PER_TOKEN_PER_MINUTE: "3",
+    INTROSPECTIONS_PER_RESOURCE_SERVER_PER_MINUTE: "2",
   });
 });
 
@@ -162,5 +163,22 @@ describe("per-token and per-init limits", () => {
     expect(Object.keys((await refused.json()) as object).sort()).toEqual(["error", "error_description"]);
     // Another credential counts apart.
     expect((await introspect(await ownerToken(client.userId, "all"))).status).toBe(200);
+  });
+
+  it("limits them per resource-server credential, apart from access tokens; a refusal notes no use", async () => {
+    const client = await approvedClient();
+    const platform = await resourceServer(client.userId, [client.projectId]);
+    const introspect = (authorization: string) => postIntrospection({ token: client.accessToken }, { authorization });
+    for (let i = 0; i < 2; i++) expect(await (await introspect(basicAuthorization(platform))).json()).toMatchObject({ active: true });
+    const prisma = await db();
+    await prisma.resourceServerCredential.update({ where: { id: platform.clientId }, data: { lastUsedAt: null } });
+    const refused = await introspect(basicAuthorization(platform));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Object.keys((await refused.json()) as object).sort()).toEqual(["error", "error_description"]);
+    expect((await prisma.resourceServerCredential.findUniqueOrThrow({ where: { id: platform.clientId } })).lastUsedAt).toBeNull();
+    // An access token of the same owner, and another credential, count apart.
+    expect((await introspect(`Bearer ${await ownerToken(client.userId, client.projectId)}`)).status).toBe(200);
+    expect((await introspect(basicAuthorization(await resourceServer(client.userId, [client.projectId])))).status).toBe(200);
   });
 });
