@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { signInDelayMs } from "@/lib/auth/sign-in";
 import { addressSubject } from "@/lib/limits/rate-limit";
 import { db } from "@/lib/database/db";
+import { randomId } from "@/lib/secrets";
 import { createdInit, createInitJson, getInitStatus, rateLimitCounter } from "../../helpers/api";
 import { approve, sessionTokenOf, signIn, signUp } from "../../helpers/forms";
 import { approvedClient, createLink, randomIv, withToken } from "../../helpers/links";
@@ -166,11 +167,16 @@ describe("per-token and per-init limits", () => {
   });
 
   it("limits them per resource-server credential, apart from access tokens; a refusal notes no use", async () => {
-    const client = await approvedClient();
-    const platform = await resourceServer(client.userId, [client.projectId]);
-    const introspect = (authorization: string) => postIntrospection({ token: client.accessToken }, { authorization });
-    for (let i = 0; i < 2; i++) expect(await (await introspect(basicAuthorization(platform))).json()).toMatchObject({ active: true });
+    // An owner and a project made directly: this file's Create Init and sign-in limits are low,
+    // and count across its tests within one minute.
     const prisma = await db();
+    const client = { userId: randomId(), ownProject: randomId() };
+    await prisma.user.create({ data: { id: client.userId, email: `${client.userId}@example.com`, passwordHash: "-", createdAt: new Date() } });
+    await prisma.project.create({ data: { id: client.ownProject, name: "Platform", ownerId: client.userId, createdAt: new Date() } });
+    const token = await ownerToken(client.userId, client.ownProject);
+    const platform = await resourceServer(client.userId, [client.ownProject]);
+    const introspect = (authorization: string) => postIntrospection({ token }, { authorization });
+    for (let i = 0; i < 2; i++) expect(await (await introspect(basicAuthorization(platform))).json()).toMatchObject({ active: true });
     await prisma.resourceServerCredential.update({ where: { id: platform.clientId }, data: { lastUsedAt: null } });
     const refused = await introspect(basicAuthorization(platform));
     expect(refused.status).toBe(429);
@@ -178,7 +184,7 @@ describe("per-token and per-init limits", () => {
     expect(Object.keys((await refused.json()) as object).sort()).toEqual(["error", "error_description"]);
     expect((await prisma.resourceServerCredential.findUniqueOrThrow({ where: { id: platform.clientId } })).lastUsedAt).toBeNull();
     // An access token of the same owner, and another credential, count apart.
-    expect((await introspect(`Bearer ${await ownerToken(client.userId, client.projectId)}`)).status).toBe(200);
-    expect((await introspect(basicAuthorization(await resourceServer(client.userId, [client.projectId])))).status).toBe(200);
+    expect((await introspect(`Bearer ${token}`)).status).toBe(200);
+    expect((await introspect(basicAuthorization(await resourceServer(client.userId, [client.ownProject])))).status).toBe(200);
   });
 });

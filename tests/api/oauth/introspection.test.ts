@@ -165,7 +165,7 @@ describe("POST /api/oauth/introspect", () => {
       await revokeResourceServer(userId, revoked.clientId);
       const b64 = (text: string) => Buffer.from(text).toString("base64");
       const refusals = [
-        basicAuthorization({ ...platform, clientSecret: `${platform.clientSecret.slice(0, -1)}A` }),
+        basicAuthorization({ ...platform, clientSecret: `${platform.clientSecret.slice(0, -1)}${platform.clientSecret.endsWith("A") ? "B" : "A"}` }),
         basicAuthorization({ ...platform, clientSecret: "ilrss_" }),
         basicAuthorization({ clientId: "ilrs_AAAAAAAAAAAAAAAAAAAAAA", clientSecret: platform.clientSecret }),
         basicAuthorization({ clientId: tokens.access_token, clientSecret: platform.clientSecret }),
