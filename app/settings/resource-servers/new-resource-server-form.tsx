@@ -16,14 +16,14 @@ const errorOf = (body: unknown): string | null =>
   typeof body === "object" && body !== null && "error" in body && typeof body.error === "string" ? body.error : null;
 
 /** A value shown once, selected on focus, with its copy button. */
-function ShownOnce({ label, value, autoFocus = false }: { label: string; value: string; autoFocus?: boolean }) {
+function ShownOnce({ label, copyLabel, value, autoFocus = false }: { label: string; copyLabel: string; value: string; autoFocus?: boolean }) {
   return (
     <>
       <label>
         {label}
         <input type="text" className="secret" value={value} readOnly autoFocus={autoFocus} spellCheck={false} autoComplete="off" onFocus={(event) => event.currentTarget.select()} />
       </label>
-      <CopyButton text={value} label={`Copy ${label.toLowerCase()}`} />
+      <CopyButton text={value} label={copyLabel} />
     </>
   );
 }
@@ -99,10 +99,10 @@ export function NewResourceServerForm({ projects, introspectionEndpoint }: { pro
         <section className="card stack new-token" aria-labelledby="created-credential-heading">
           <h2 id="created-credential-heading">Credential “{created.name}” created</h2>
           <p className="warning">Copy the secret now: it will not be shown again.</p>
-          <ShownOnce label="Client ID" value={created.client_id} />
-          <ShownOnce label="Client secret" value={created.client_secret} autoFocus />
+          <ShownOnce label="Client ID" copyLabel="Copy client ID" value={created.client_id} />
+          <ShownOnce label="Client secret" copyLabel="Copy secret" value={created.client_secret} autoFocus />
           <p className="muted">
-            Your API sends them as HTTP Basic credentials (<code>client_secret_basic</code>) to <code>{introspectionEndpoint}</code>. It may check{" "}
+            Your API sends them as HTTP Basic credentials (<code>client_secret_basic</code>) to <code className="url">{introspectionEndpoint}</code>. It may check{" "}
             {created.projects.map((project) => project.name).join(", ")}.
           </p>
         </section>
