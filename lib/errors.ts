@@ -81,6 +81,15 @@ export const ERRORS = {
     example: "The current password is not right.",
     page: "The current password is not right. Nothing was changed.",
   },
+  // RFC 6749 §5.2: a confidential client (a resource server at introspection) that failed to
+  // authenticate answers invalid_client with 401 and the scheme it tried (Basic).
+  client_authentication_failed: {
+    status: 401,
+    meaning:
+      "RFC 6749 §5.2 (`invalid_client`): the resource-server credential of `Authorization: Basic` is unknown, revoked or sent with another secret, or the header is not `Basic` and the base64 of the form-encoded `client_id:client_secret` (RFC 6749 §2.3.1); `WWW-Authenticate: Basic` names the scheme.",
+    example: "The resource-server credential is not valid: check its client_id and secret.",
+    oauth: { error: "invalid_client" },
+  },
   invalid_secret: { status: 401, meaning: "The init secret is malformed or is not this init's.", example: "The secret does not belong to this init." },
   invalid_token: {
     status: 401,
@@ -312,9 +321,10 @@ export type FieldProblem = { field: string; message: string };
 
 /**
  * What a client needs besides the message: the fields at fault, the interval to keep, when to try
- * again; and for a 401 whose credential is a DPoP-bound token, its challenge's scheme (RFC 9449 §7.1).
+ * again; and for a 401 whose credential is a DPoP-bound token (RFC 9449 §7.1) or a client's
+ * Basic credentials (RFC 6749 §5.2), its challenge's scheme.
  */
-export type ErrorData = { fields?: FieldProblem[]; interval?: number; retryInSeconds?: number; challenge?: "DPoP" };
+export type ErrorData = { fields?: FieldProblem[]; interval?: number; retryInSeconds?: number; challenge?: "DPoP" | "Basic" };
 
 export class ApiError extends Error {
   constructor(
@@ -341,6 +351,9 @@ export const notFound = (message: string) => new ApiError("not_found", message);
 
 /** The credential is malformed, unknown, revoked or expired. */
 export const invalidToken = (message: string) => new ApiError("invalid_token", message);
+
+/** RFC 6749 §5.2: a client's `Authorization: Basic` credentials that do not authenticate it, challenged under that scheme. */
+export const clientAuthenticationFailed = (message: string) => new ApiError("client_authentication_failed", message, { challenge: "Basic" });
 
 /** A passkey's answer that does not verify (lib/passkeys/verify-assertion.ts). */
 export const passkeyRejected = (message: string) => new ApiError("passkey_rejected", message);

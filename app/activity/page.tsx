@@ -37,6 +37,13 @@ function TokenLink({ name }: { name: string | null }) {
   return name === null ? null : <Link href="/settings/tokens">{name}</Link>;
 }
 
+/** A resource-server credential's name, leading to the page where it is revoked. */
+function CredentialLink({ name }: { name: string | null }) {
+  return name === null ? null : <Link href="/settings/resource-servers">{name}</Link>;
+}
+
+const isCredentialEvent = (kind: ActivityKind) => kind === "resource_server_created" || kind === "resource_server_revoked";
+
 /** " from 192.0.2.4 (Firefox 133 on Linux)": where a request came from, as far as it is known. */
 function From({ entry }: { entry: ActivityEntry }) {
   if (entry.observedIp === null && entry.observedUserAgent === null) return null;
@@ -158,7 +165,7 @@ function Login({ group }: { group: ActivityGroup }) {
   );
 }
 
-/** Anything but a login: a link revoked, an access token made or revoked, a passkey added or removed, or a link whose login is no longer kept. */
+/** Anything but a login: a link revoked, an access token or resource-server credential made or revoked, a passkey added or removed, or a link whose login is no longer kept. */
 function Entry({ entry }: { entry: ActivityEntry }) {
   return (
     <li>
@@ -179,9 +186,15 @@ function Entry({ entry }: { entry: ActivityEntry }) {
         <Fact term="Client software">
           {entry.observedUserAgent === null ? null : <span title={entry.observedUserAgent}>{clientSoftware(entry.observedUserAgent) ?? entry.observedUserAgent}</span>}
         </Fact>
-        <Fact term="Access token">
-          <TokenLink name={entry.tokenName} />
-        </Fact>
+        {isCredentialEvent(entry.kind) ? (
+          <Fact term="Credential">
+            <CredentialLink name={entry.tokenName} />
+          </Fact>
+        ) : (
+          <Fact term="Access token">
+            <TokenLink name={entry.tokenName} />
+          </Fact>
+        )}
         <Fact term="Passkey">{entry.passkeyName}</Fact>
         <Fact term="By">{entry.decidedBy === null ? null : "you"}</Fact>
       </dl>

@@ -5,6 +5,7 @@ export function SettingsNav() {
   return (
     <nav aria-label="Settings" className="settings-nav">
       <NavLink href="/settings/tokens">Access tokens</NavLink>
+      <NavLink href="/settings/resource-servers">Resource servers</NavLink>
       <NavLink href="/settings/passkeys">Passkeys</NavLink>
       <NavLink href="/settings/sessions">Sessions</NavLink>
       <NavLink href="/settings/password">Password</NavLink>

@@ -1,8 +1,9 @@
 // What an account's activity records (docs/activity.md). The init events copy what the client
 // reported at Create Init and where its request came from; the link and token events name the
 // access token (a collected token is named after the client: "<sender> on <device>"); a
-// password change, where the changing browser was; the passkey events name the passkey; a
-// reported approval ("This wasn't me", lib/approvals/report-approval.ts), where the report came from.
+// password change, where the changing browser was; the passkey events name the passkey, and a
+// resource-server credential's its name (kept as tokenName); a reported approval ("This wasn't
+// me", lib/approvals/report-approval.ts), where the report came from.
 
 export const ACTIVITY_KINDS = [
   "init_opened",
@@ -14,6 +15,8 @@ export const ACTIVITY_KINDS = [
   "link_revoked",
   "access_token_created",
   "access_token_revoked",
+  "resource_server_created",
+  "resource_server_revoked",
   "oauth_refresh_reused",
   "oauth_login_revoked",
   "password_changed",
@@ -35,6 +38,8 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   link_revoked: "Link revoked",
   access_token_created: "Access token created",
   access_token_revoked: "Access token revoked",
+  resource_server_created: "Resource-server credential created",
+  resource_server_revoked: "Resource-server credential revoked",
   oauth_refresh_reused: "A used refresh token came back: the client's login was revoked",
   oauth_login_revoked: "Client ended its login (refresh token revoked)",
   password_changed: "Password changed; every other session signed out",

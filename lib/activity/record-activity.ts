@@ -94,6 +94,17 @@ export function accessTokenRecord(prisma: Database, tokenId: string, event: "acc
     ON CONFLICT DO NOTHING`;
 }
 
+/** A resource-server credential its owner made on the settings page, or revoked: named as the person named it, dated by its own column. */
+export function resourceServerRecord(prisma: Database, credentialId: string, event: "resource_server_created" | "resource_server_revoked"): ActivityRecord {
+  const at = event === "resource_server_created" ? Prisma.sql`c."createdAt"` : Prisma.sql`c."revokedAt"`;
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "tokenName", "decidedBy")
+    SELECT ${randomId()}, u."id", ${activityKind(event)}, c."id", ${at}, c."name", u."email"
+    FROM "ResourceServerCredential" c JOIN "User" u ON u."id" = c."userId"
+    WHERE c."id" = ${credentialId} AND ${at} IS NOT NULL
+    ON CONFLICT DO NOTHING`;
+}
+
 /**
  * A passkey added on the settings page (after its row is written) or removed (before its row is
  * deleted, in the same transaction): the event names the passkey and is dated now.

@@ -1,12 +1,15 @@
 import { sessionTokenFromHeaders } from "./session-cookie";
 import { sessionUser, type SessionUser } from "../auth/sessions";
 import type { Config } from "../config";
-import { ApiError, invalidToken, notFound } from "../errors";
+import { ApiError, clientAuthenticationFailed, invalidToken, notFound } from "../errors";
 import { verifyLinkBearerForPath, type VerifiedLinkBearer } from "../links/link-bearer";
 import { isLoopback } from "../ip-address";
 import { hashSecret, secretMatchesHash } from "../secrets";
 import { authenticateAccessToken, type AuthenticatedToken, type PresentedToken } from "../access-tokens/authenticate-access-token";
 import type { DpopRequest } from "../oauth/dpop";
+import type { IntrospectionCaller } from "../oauth/token-introspection";
+import { authenticateResourceServer } from "../resource-servers/authenticate-resource-server";
+import { basicCredentials, isBasicHeader } from "./basic-credentials";
 import { clientAddress, requestOrigin } from "./client-address";
 
 // How each operation's caller proves who it is, in one place. The route wrapper runs the mode an
@@ -25,6 +28,11 @@ export type Credentials = {
    * Compatibility with existing clients). With the switch off, exactly `accessToken`.
    */
   linkRequest: AuthenticatedToken | null;
+  /**
+   * Introspection's caller (RFC 7662 §2.1): a resource server's credential as `Authorization:
+   * Basic` (client_secret_basic, RFC 6749 §2.3.1), or an access token as for `accessToken`.
+   */
+  introspection: IntrospectionCaller;
   /** A link bearer (`Authorization: Bearer <JWT>`) valid for the route's `projectId`. */
   linkBearer: VerifiedLinkBearer;
   /**
@@ -87,6 +95,15 @@ const AUTHENTICATORS: { [A in Authentication]: Authenticator<A> } = {
   },
   accessToken: async (cfg, headers, _params, dpop) => accessTokenOf(cfg, headers, dpop),
   linkRequest: async (cfg, headers, _params, dpop) => (cfg.legacyLinkApproval.enabled && headers.get("authorization") === null ? null : accessTokenOf(cfg, headers, dpop)),
+  introspection: async (cfg, headers, _params, dpop) => {
+    const header = headers.get("authorization");
+    if (header === null || !isBasicHeader(header)) return { accessToken: await accessTokenOf(cfg, headers, dpop) };
+    const credentials = basicCredentials(header);
+    if (credentials === null) {
+      throw clientAuthenticationFailed("Send the resource-server credential as Authorization: Basic with the base64 of client_id:client_secret, each form-encoded first (RFC 6749 §2.3.1).");
+    }
+    return { resourceServer: await authenticateResourceServer(credentials.clientId, credentials.clientSecret) };
+  },
   linkBearer: async (cfg, headers, params) => {
     const message = "Send the link's bearer as Authorization: Bearer <JWT>.";
     const jwt = bearerCredential(headers, () => invalidToken(message), true);

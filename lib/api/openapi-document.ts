@@ -40,6 +40,12 @@ const SECURITY_SCHEMES = {
     bearerFormat: "JWT",
     description: "A link's `bearer` from Create Project Link (an EdDSA JWT; verify it with /.well-known/jwks.json).",
   },
+  resourceServer: {
+    type: "http",
+    scheme: "basic",
+    description:
+      "A resource-server credential (client_secret_basic, RFC 6749 §2.3.1): its `client_id` (`ilrs_…`) and `client_secret` (`ilrss_…`), each form-encoded, as Basic's user-id and password. A project's owner makes it on /settings/resource-servers for the projects it may check.",
+  },
   metricsToken: {
     type: "http",
     scheme: "bearer",
@@ -68,6 +74,7 @@ const SECURITY: Record<ApiAuth, JsonObject[]> = {
   accessToken: [{ accessToken: [] }],
   linkRequest: [{ accessToken: [] }, {}],
   linkBearer: [{ linkBearer: [] }],
+  introspection: [{ resourceServer: [] }, { accessToken: [] }],
   metrics: [{ metricsToken: [] }, {}],
 };
 
@@ -77,6 +84,7 @@ const AUTH_NOTE: Record<ApiAuth, string> = {
   accessToken: "Auth: bearer access token.",
   linkRequest: "Auth: bearer access token (none only with LEGACY_LINK_APPROVAL on).",
   linkBearer: "Auth: bearer, the link's JWT.",
+  introspection: "Auth: basic, a resource-server credential (client_secret_basic); or a bearer access token of the project's owner.",
   metrics: "Auth: bearer METRICS_TOKEN when one is set; otherwise loopback callers only.",
 };
 
@@ -113,6 +121,13 @@ function oauthErrorResponses(operation: ApiOperation): Record<string, JsonObject
     const headers: JsonObject = { "Cache-Control": header({ description: "`no-store` (RFC 6749 §5.1).", schema: { type: "string" }, example: "no-store" }), ...dpopNonceHeaders(operation) };
     if (status === 429 || status === 503) {
       headers["Retry-After"] = header({ description: "Seconds to wait before asking again (RFC 9110 §10.2.3).", schema: { type: "integer" }, example: 5 });
+    }
+    if (status === 401) {
+      headers["WWW-Authenticate"] = header({
+        description: "Basic's challenge (RFC 6749 §5.2) for refused client credentials; the Bearer challenge (RFC 6750 §3) for a missing or unusable access token.",
+        schema: { type: "string" },
+        example: 'Basic realm="initlink"',
+      });
     }
     const errors = [...new Set(codes.map((code) => oauthError(code).error))];
     responses[String(status)] = {

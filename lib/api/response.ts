@@ -49,13 +49,15 @@ export function errorResponse(error: ApiError, envelope: Record<string, unknown>
  * RFC 6749 §5.2: `{error, error_description}`, never cached (§5.1). Retry-After only where
  * HTTP gives it a meaning (429, 503): a slow_down's new interval is the client's to keep (RFC 8628 §3.5).
  * An endpoint its caller authenticates with a bearer (introspection, RFC 7662 §2.3) challenges
- * as RFC 6750 §3 says on a 401.
+ * as RFC 6750 §3 says on a 401; a client refused its Basic credentials is challenged under Basic
+ * (RFC 6749 §5.2: the scheme the client used).
  */
 function oauthErrorResponse(error: ApiError, bearerChallenge: boolean): Response {
   const { error: code, status } = oauthError(error.code);
   const retry = error.data.retryInSeconds;
   const headers: Record<string, string> = retry !== undefined && (status === 429 || status === 503) ? { "Retry-After": String(retry) } : {};
-  if (status === 401 && bearerChallenge) headers["WWW-Authenticate"] = error.code === "invalid_token" ? 'Bearer realm="initlink", error="invalid_token"' : 'Bearer realm="initlink"';
+  if (status === 401 && error.data.challenge === "Basic") headers["WWW-Authenticate"] = 'Basic realm="initlink"';
+  else if (status === 401 && bearerChallenge) headers["WWW-Authenticate"] = error.code === "invalid_token" ? 'Bearer realm="initlink", error="invalid_token"' : 'Bearer realm="initlink"';
   return jsonResponse(status, { error: code, error_description: error.message }, headers);
 }
 

@@ -71,6 +71,8 @@ export function limitRules(cfg: Config) {
      * every request should cache its answers briefly rather than hammer the endpoint.
      */
     introspectionsPerToken: { name: "introspections-token", limit: limits.introspectionsPerTokenPerMinute, windowMs: MINUTE_MS },
+    /** The same per resource-server credential (lib/resource-servers/): the platform's API, which introspects for all its users. */
+    introspectionsPerResourceServer: { name: "introspections-resource-server", limit: limits.introspectionsPerResourceServerPerMinute, windowMs: MINUTE_MS },
     /**
      * Projects created by approving an init, per client address and per account: each is a key
      * generation (a CPU-second) once it is used (lib/projects/new-project.ts). A unit is taken

@@ -71,6 +71,6 @@ export async function createProjectLink(cfg: Config, token: AuthenticatedToken, 
   // A bearer never outlives the access token that made it.
   const lifetimeEnd = Date.now() + cfg.linkLifetimeMs;
   const expiresAt = new Date(token.expiresAt === null ? lifetimeEnd : Math.min(lifetimeEnd, token.expiresAt.getTime()));
-  const bearer = await signLinkBearer(cfg, { linkId, projectId: project, clientId: token.id, expiresAt });
+  const bearer = await signLinkBearer(cfg, { linkId, projectId: project, clientId: token.id, accountId: token.userId, expiresAt });
   return { success: true, bearer: `Bearer ${bearer}`, public: key.pem, public_fingerprint: key.fingerprint, link_id: linkId, expires_at: Math.floor(expiresAt.getTime() / 1000) * 1000 };
 }

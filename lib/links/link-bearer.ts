@@ -7,15 +7,17 @@ import { randomId } from "../secrets";
 import { LINK_JWT_ALGORITHM, publishedKeys, recordSignature, signingKey } from "../signing-keys/signing-keys";
 
 // The link bearer: a JWT (RFC 7519) signed by the service, naming one link (`sub`) of one
-// project (`aud`, `project_id`) and, as RFC 9068 §2.2 requires, the client it was issued to
-// (`client_id`: the id of the access token that made the link). Its holder reads the project at
-// GET /api/projects/{id}.
+// project (`aud`, `project_id`), the account that approved it (`account_id`: RFC 9068 §2.2 would
+// put the resource owner in `sub`, which names the link for existing verifiers) and, as RFC 9068
+// §2.2 requires, the client it was issued to (`client_id`: the id of the access token that made
+// the link). Its holder reads the project at GET /api/projects/{id}.
 
 // RFC 9068's media type for JWT access tokens: a verifier can tell a link bearer from any other
 // JWT signed by the same keys.
 export const LINK_JWT_TYPE = "at+jwt";
 
-export type LinkClaims = { linkId: string; projectId: string; clientId: string; expiresAt: Date };
+/** `accountId`: the account behind the access token that made the link (its approver, or the person who made the token). */
+export type LinkClaims = { linkId: string; projectId: string; clientId: string; accountId: string; expiresAt: Date };
 
 /** A bearer whose signature and claims hold for the project it was presented for. */
 export type VerifiedLinkBearer = { linkId: string; projectId: string; expiresAt: number };
@@ -27,7 +29,7 @@ export async function signLinkBearer(cfg: Config, claims: LinkClaims): Promise<s
   const key = await signingKey(cfg);
   // Recorded before the bearer exists: the key stays published for as long as the bearer lives.
   await recordSignature(key.kid, claims.expiresAt);
-  return new SignJWT({ project_id: claims.projectId, client_id: claims.clientId })
+  return new SignJWT({ project_id: claims.projectId, client_id: claims.clientId, account_id: claims.accountId })
     .setProtectedHeader({ alg: LINK_JWT_ALGORITHM, kid: key.kid, typ: LINK_JWT_TYPE })
     .setIssuer(cfg.appUrl)
     .setAudience(linkAudience(cfg, claims.projectId))

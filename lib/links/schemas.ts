@@ -32,7 +32,10 @@ export const linkAnswerSchema = z
     bearer: z
       .string()
       .regex(/^Bearer [A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
-      .meta({ description: "`Bearer ` and a JWT (EdDSA, verifiable with /.well-known/jwks.json) that opens GET /api/projects/{projectId}." }),
+      .meta({
+        description:
+          "`Bearer ` and a JWT (EdDSA, verifiable with /.well-known/jwks.json) that opens GET /api/projects/{projectId}. Its claims: `iss`, `aud` (this project's URL), `sub` (the link's id), `project_id`, `client_id` (the access token that made the link), `account_id` (the stable id of the account that approved the client: map it to your own user), `iat`, `exp`, `jti`.",
+      }),
     public: publicKeyPem,
     public_fingerprint: publicKeyFingerprint,
     link_id: z.string(),

@@ -21,8 +21,9 @@ export function authorizationServerMetadata(cfg: Config): AuthorizationServerMet
     response_types_supported: [],
     token_endpoint_auth_methods_supported: ["none"],
     revocation_endpoint_auth_methods_supported: ["none"],
-    // The caller of introspection shows an access token of the projects it asks about (RFC 7662 §2.1 leaves the means open).
-    introspection_endpoint_auth_methods_supported: ["bearer"],
+    // RFC 7662 §2.1 leaves the means open: a resource server's credential (a registered method,
+    // RFC 6749 §2.3.1), or an access token of the projects it asks about.
+    introspection_endpoint_auth_methods_supported: ["client_secret_basic", "bearer"],
     service_documentation: `${cfg.appUrl}/docs`,
     dpop_signing_alg_values_supported: [...DPOP_ALGORITHMS],
   };

@@ -106,9 +106,10 @@ export const authorizationServerMetadataSchema = z
     response_types_supported: z.array(z.string()).meta({ description: "Empty: there is no authorization endpoint, only the device flow." }),
     token_endpoint_auth_methods_supported: z.array(z.literal("none")).meta({ description: "Public clients: `client_id` only." }),
     revocation_endpoint_auth_methods_supported: z.array(z.literal("none")).meta({ description: "Public clients: `client_id` only." }),
-    introspection_endpoint_auth_methods_supported: z
-      .array(z.literal("bearer"))
-      .meta({ description: "`Authorization: Bearer <access token>`: an access token the project's owner made on /settings/tokens (not a registered client authentication method)." }),
+    introspection_endpoint_auth_methods_supported: z.array(z.enum(["client_secret_basic", "bearer"])).meta({
+      description:
+        "`client_secret_basic`: a resource-server credential the project's owner made on /settings/resource-servers (RFC 6749 §2.3.1). `bearer`: `Authorization: Bearer <access token>`, an access token the owner made on /settings/tokens (not a registered client authentication method).",
+    }),
     service_documentation: z.url(),
     dpop_signing_alg_values_supported: z.array(z.enum(DPOP_ALGORITHMS)).meta({ description: "RFC 9449 §5.1: the algorithms a DPoP proof may be signed with." }),
   })
@@ -146,6 +147,13 @@ export const introspectionAnswerSchema = z
       .meta({ description: "`Bearer` (or `DPoP` when bound to a key) for an access token or a link bearer; `refresh_token` for a refresh token, which is no access token." }),
     client_id: z.string().optional().meta({ description: "The OAuth client it was issued to; for a link bearer, its `client_id` claim (the id of the access token that made the link)." }),
     sub: z.string().optional().meta({ description: "The account that approved it; for a link bearer, the link's id (its `sub`)." }),
+    account_id: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          "The initlink account that approved it (or made the access token on /settings/tokens), whatever the token: its stable, random id, for the platform to map the login to its own user. For a link bearer, the account of the access token that made the link (its `account_id` claim).",
+      }),
     project_id: z.string().optional().meta({ description: "The one project it reaches; absent for an access token made for all of its owner's projects." }),
     iat: epochSeconds("When it was issued").optional(),
     exp: epochSeconds("When it expires").optional(),
@@ -157,7 +165,7 @@ export const introspectionAnswerSchema = z
   })
   .meta({
     examples: [
-      { active: true, token_type: "Bearer", client_id: "@acme/cli", sub: "u1hzLD1VaTUHWk7oIoQhpg", project_id: "f0hzLD1VaTUHWk7oIoQhpg", iat: 1764040000, exp: 1771816000, iss: "https://initlink.example" },
+      { active: true, token_type: "Bearer", client_id: "@acme/cli", sub: "u1hzLD1VaTUHWk7oIoQhpg", account_id: "u1hzLD1VaTUHWk7oIoQhpg", project_id: "f0hzLD1VaTUHWk7oIoQhpg", iat: 1764040000, exp: 1771816000, iss: "https://initlink.example" },
       { active: false },
     ],
   });

@@ -6,18 +6,23 @@ import { ApiError } from "../errors";
 import { consumeRateLimit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import { verifyLinkBearerForPath } from "../links/link-bearer";
+import { recordResourceServerUse, resourceServerReaches, type AuthenticatedResourceServer } from "../resource-servers/authenticate-resource-server";
 import { hashSecret } from "../secrets";
 import { findRefreshToken, isRefreshable, REFRESH_TOKEN_PREFIX } from "./refresh-tokens";
 import type { IntrospectionAnswer, IntrospectionBody } from "./schemas";
 
 // Token introspection (RFC 7662): a verifier asks whether an access token, a refresh token or a
 // link bearer is usable now. Every answer is read from the database (no cache), so a
-// revocation shows at once on every instance. The caller authenticates with an access token of
-// its owner's (Authorization: Bearer): it learns `active: true` only for tokens of the projects
-// that credential reaches; for any other token the answer is `active: false` and nothing more,
-// the same as for a token that does not exist (§2.2).
+// revocation shows at once on every instance. The caller authenticates (§2.1) with a resource
+// server's credential (client_secret_basic, lib/resource-servers/) or an access token of its
+// owner's (Authorization: Bearer): it learns `active: true` only for tokens of the projects that
+// credential reaches; for any other token the answer is `active: false` and nothing more, the
+// same as for a token that does not exist (§2.2).
 
 const INACTIVE: IntrospectionAnswer = { active: false };
+
+/** Who asks (§2.1): a resource server's credential, or an access token of a project's owner. */
+export type IntrospectionCaller = { resourceServer: AuthenticatedResourceServer } | { accessToken: AuthenticatedToken };
 
 /** What a usable token says of itself, and whose project it is. */
 type Described = { projectId: string | null; userId: string; answer: Omit<IntrospectionAnswer, "active"> };
@@ -63,6 +68,7 @@ async function describeAccessToken(cfg: Config, token: string): Promise<Describe
       token_type: tokenType(jkt),
       ...(login === undefined ? {} : { client_id: login.clientId }),
       sub: row.userId,
+      account_id: row.userId,
       ...(row.projectId === null ? {} : { project_id: row.projectId }),
       iat: seconds(row.createdAt),
       ...(row.expiresAt === null ? {} : { exp: seconds(row.expiresAt) }),
@@ -83,6 +89,7 @@ async function describeRefreshToken(cfg: Config, token: string): Promise<Describ
       token_type: "refresh_token",
       client_id: login.clientId,
       sub: login.userId,
+      account_id: login.userId,
       project_id: login.projectId,
       iat: seconds(stored.createdAt),
       exp: seconds(stored.expiresAt),
@@ -111,6 +118,7 @@ async function describeLinkBearer(cfg: Config, jwt: string): Promise<Described |
       token_type: tokenType(bearer.jkt),
       ...(bearer.clientId === undefined ? {} : { client_id: bearer.clientId }),
       sub: bearer.linkId,
+      account_id: accessToken.userId,
       project_id: bearer.projectId,
       ...(bearer.issuedAt === undefined ? {} : { iat: bearer.issuedAt }),
       exp: Math.floor(bearer.expiresAt / 1000),
@@ -126,19 +134,34 @@ function describeToken(cfg: Config, token: string): Promise<Described | null> {
   return describeLinkBearer(cfg, token);
 }
 
-/** The caller's credential reaches the token's project: its one project, or every project of its owner. */
-async function covers(caller: AuthenticatedToken, token: Described): Promise<boolean> {
-  if (caller.projectId !== null) return token.projectId === caller.projectId;
-  if (token.projectId === null) return token.userId === caller.userId;
+/**
+ * The caller's credential reaches the token's project: one of a resource server's projects; an
+ * access token's one project, or every project of its owner.
+ */
+async function covers(caller: IntrospectionCaller, token: Described): Promise<boolean> {
+  if ("resourceServer" in caller) return token.projectId !== null && (await resourceServerReaches(caller.resourceServer.id, token.projectId));
+  const { accessToken } = caller;
+  if (accessToken.projectId !== null) return token.projectId === accessToken.projectId;
+  if (token.projectId === null) return token.userId === accessToken.userId;
   const prisma = await db();
   const project = await prisma.project.findUnique({ where: { id: token.projectId }, select: { ownerId: true } });
-  return project?.ownerId === caller.userId;
+  return project?.ownerId === accessToken.userId;
+}
+
+/** Counts the introspection against the caller's credential, and notes its use. */
+async function countUse(cfg: Config, caller: IntrospectionCaller): Promise<void> {
+  if ("resourceServer" in caller) {
+    await consumeRateLimit(limitRules(cfg).introspectionsPerResourceServer, caller.resourceServer.id);
+    await recordResourceServerUse(caller.resourceServer.id);
+    return;
+  }
+  await consumeRateLimit(limitRules(cfg).introspectionsPerToken, caller.accessToken.id);
+  await recordTokenUse(caller.accessToken.id);
 }
 
 /** RFC 7662 §2.2's answer for `body.token`, counted against the caller's credential. */
-export async function introspectToken(cfg: Config, caller: AuthenticatedToken, body: IntrospectionBody): Promise<IntrospectionAnswer> {
-  await consumeRateLimit(limitRules(cfg).introspectionsPerToken, caller.id);
-  await recordTokenUse(caller.id);
+export async function introspectToken(cfg: Config, caller: IntrospectionCaller, body: IntrospectionBody): Promise<IntrospectionAnswer> {
+  await countUse(cfg, caller);
   const described = await describeToken(cfg, body.token);
   if (described === null || !(await covers(caller, described))) return INACTIVE;
   return { active: true, ...described.answer };

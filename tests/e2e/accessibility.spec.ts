@@ -391,7 +391,7 @@ test("a project with its key, links (one just revoked) and a Revoke confirmation
   });
 });
 
-test("access tokens, with a new token shown", async ({ browser, request }) => {
+test("access tokens and resource-server credentials, each with a new one shown", async ({ browser, request }) => {
   const { owner } = await projectWithLinks(over(request, MAIN_URL));
   await auditEverywhere(browser, `${MAIN_URL}/settings/tokens`, {
     person: owner,
@@ -400,6 +400,15 @@ test("access tokens, with a new token shown", async ({ browser, request }) => {
       await page.getByLabel("Token name").fill("ci runner");
       await page.getByRole("button", { name: "Create token" }).click();
       await expect(page.getByLabel("New access token")).toHaveValue(/^ilat_/);
+    },
+  });
+  await auditEverywhere(browser, `${MAIN_URL}/settings/resource-servers`, {
+    person: owner,
+    shot: "resource-servers",
+    prepare: async (page) => {
+      await page.getByLabel("Credential name").fill("payments API, production");
+      await page.getByRole("button", { name: "Create credential" }).click();
+      await expect(page.getByLabel("Client secret")).toHaveValue(/^ilrss_/);
     },
   });
 });

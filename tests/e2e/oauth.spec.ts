@@ -8,7 +8,8 @@ import { newEmail, signUpFromInitPage } from "./flow";
 // build with the Device Authorization Grant (RFC 8628), discovering the server from its
 // metadata (RFC 8414), while a person approves in Chromium; then refreshes (RFC 6749 §6),
 // revokes (RFC 7009) and introspects (RFC 7662, authenticated by a custom client auth that sends
-// the owner's access token as Bearer). Its own fetch hook only records the token endpoint's
+// the owner's access token as Bearer, and as a resource server with its own client_secret_basic
+// and a credential made on /settings/resource-servers). Its own fetch hook only records the token endpoint's
 // answers (and, once, asks twice at once to earn a slow_down).
 
 const CLIENT_ID = "@acme/oauth-cli";
@@ -88,6 +89,37 @@ test("discovery, device authorization, pending and slow_down, a person approves,
   expect(await client.tokenIntrospection(verifier, String(third.refresh_token))).toMatchObject({ active: true, token_type: "refresh_token", client_id: CLIENT_ID });
   const bearer = ((await link.json()) as { bearer: string }).bearer.slice("Bearer ".length);
   expect(await client.tokenIntrospection(verifier, bearer)).toMatchObject({ active: true, project_id: projectId });
+
+  // The platform's API introspects with a resource-server credential made on its page, shown once,
+  // as a confidential client: the library's own client_secret_basic (RFC 6749 §2.3.1).
+  await page.goto(`${MAIN_URL}/settings/resource-servers`);
+  await page.getByLabel("Credential name").fill("platform API");
+  await page.getByLabel("OAuth journey").check();
+  await page.getByRole("button", { name: "Create credential" }).click();
+  await expect(page.getByLabel("Client secret")).toHaveValue(/^ilrss_[A-Za-z0-9_-]{43}$/);
+  const platform = await client.discovery(
+    new URL(MAIN_URL),
+    await page.getByLabel("Client ID").inputValue(),
+    undefined,
+    client.ClientSecretBasic(await page.getByLabel("Client secret").inputValue()),
+    { algorithm: "oauth2", execute: [client.allowInsecureRequests] },
+  );
+  expect(platform.serverMetadata().introspection_endpoint_auth_methods_supported).toContain("client_secret_basic");
+  const approver = await client.tokenIntrospection(platform, bearer);
+  expect(approver).toMatchObject({ active: true, project_id: projectId, account_id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) });
+  expect(await client.tokenIntrospection(platform, third.access_token)).toMatchObject({ active: true, account_id: approver.account_id });
+  await page.reload();
+  const credentials = page.getByRole("list").filter({ hasText: "platform API" });
+  await expect(credentials).not.toContainText("never");
+  await page.screenshot({ path: "test-results/screenshots/resource-servers.png", fullPage: true });
+  await credentials.getByText("Revoke…").click();
+  await credentials.getByRole("button", { name: "Yes, revoke" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Revoked the credential “platform API”" })).toBeVisible();
+  const refused = await client.tokenIntrospection(platform, bearer).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  expect(refused).toMatchObject({ status: 401, cause: [{ scheme: "basic" }] });
 
   // RFC 7009: the library revokes an access token; it is inactive at once.
   await client.tokenRevocation(config, third.access_token);

@@ -29,7 +29,8 @@ test("link a client to a project, use its bearer, and revoke it from the project
     audience: `${MAIN_URL}/api/projects/${projectId}`,
     algorithms: ["EdDSA"],
   });
-  expect(payload).toMatchObject({ sub: link.link_id, project_id: projectId });
+  // account_id: the approving account, for the platform to map the login to its own user.
+  expect(payload).toMatchObject({ sub: link.link_id, project_id: projectId, account_id: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) });
 
   // What existing clients do with `public`: encrypt 255-byte chunks with RSA-OAEP.
   const encrypted = publicEncrypt({ key: link.public, padding: constants.RSA_PKCS1_OAEP_PADDING }, randomBytes(255));

@@ -23,6 +23,10 @@ export const createTokenForm = (token: string, fields: Record<string, string>, h
   post("/settings/tokens/create", fields, { ...cookieHeader(token), ...headers });
 export const revokeTokenForm = (token: string, id: string, headers: Record<string, string> = {}) =>
   post(`/settings/tokens/${encodeURIComponent(id)}/revoke`, {}, { ...cookieHeader(token), ...headers });
+export const createResourceServerForm = (token: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  post("/settings/resource-servers/create", fields, { ...cookieHeader(token), ...headers });
+export const revokeResourceServerForm = (token: string, id: string, headers: Record<string, string> = {}) =>
+  post(`/settings/resource-servers/${encodeURIComponent(id)}/revoke`, {}, { ...cookieHeader(token), ...headers });
 export const revokeLinkForm = (token: string, id: string, linkId: string, headers: Record<string, string> = {}) =>
   post(`/projects/${encodeURIComponent(id)}/links/${encodeURIComponent(linkId)}/revoke`, {}, { ...cookieHeader(token), ...headers });
 

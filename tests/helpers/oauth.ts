@@ -1,5 +1,6 @@
 import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
 import { db } from "@/lib/database/db";
+import { createResourceServer } from "@/lib/resource-servers/manage-resource-servers";
 import { dispatch } from "./in-process";
 import { approve, deny, newAccount } from "./forms";
 
@@ -57,9 +58,17 @@ export const postIntrospection = (fields: Record<string, string> | string, heade
   const request = form(fields);
   return dispatch("POST", "/api/oauth/introspect", { body: request.body, headers: { ...request.headers, ...headers } });
 };
-/** RFC 7662 §2.1, authenticated with `credential` (an access token of the project's owner). */
-export async function introspect(token: string, credential: string): Promise<Record<string, unknown>> {
-  const response = await postIntrospection({ token }, { authorization: `Bearer ${credential}` });
+/** A resource server's client_id and secret (lib/resource-servers/). */
+export type ResourceServer = { clientId: string; clientSecret: string };
+
+/** RFC 6749 §2.3.1: each form-encoded, then RFC 7617's base64 of `id:secret`. */
+export const basicAuthorization = ({ clientId, clientSecret }: ResourceServer) =>
+  `Basic ${Buffer.from(`${new URLSearchParams({ a: clientId }).toString().slice(2)}:${new URLSearchParams({ a: clientSecret }).toString().slice(2)}`).toString("base64")}`;
+
+/** RFC 7662 §2.1, authenticated with `credential`: an access token of the project's owner (Bearer), or a resource server's (Basic). */
+export async function introspect(token: string, credential: string | ResourceServer): Promise<Record<string, unknown>> {
+  const authorization = typeof credential === "string" ? `Bearer ${credential}` : basicAuthorization(credential);
+  const response = await postIntrospection({ token }, { authorization });
   if (response.status !== 200) throw new Error(`introspection answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as Record<string, unknown>;
 }
@@ -83,4 +92,10 @@ export async function loggedIn(name = "OAuth app") {
 /** An access token the owner makes on the settings page: for one project, or `all` of theirs. */
 export async function ownerToken(userId: string, scope: string): Promise<string> {
   return (await createAccessToken(userId, { name: "Verifier", scope, lifetime: "30" })).token;
+}
+
+/** A resource-server credential the owner makes on the settings page, for `projectIds` (theirs). */
+export async function resourceServer(userId: string, projectIds: string[]): Promise<ResourceServer> {
+  const made = await createResourceServer(userId, { name: "Platform API", projects: projectIds });
+  return { clientId: made.client_id, clientSecret: made.client_secret };
 }

@@ -21,6 +21,7 @@ import { addPasskeyOperation } from "./add-passkey";
 import { passkeyRegistrationOptionsOperation, passkeySignInOptionsOperation, passkeyStepUpOptionsOperation } from "./passkey-options";
 import { removePasskeyOperation } from "./remove-passkey";
 import { reportApprovalOperation } from "./report-approval";
+import { createResourceServerOperation, revokeResourceServerOperation } from "./resource-servers";
 import { revokeAccessTokenOperation } from "./revoke-access-token";
 import { revokeLinkOperation } from "./revoke-link";
 import { revokeTokenOperation } from "./revoke-token";
@@ -59,6 +60,8 @@ export const OPERATIONS: readonly Operation[] = [
   enterUserCodeOperation,
   createAccessTokenOperation,
   revokeAccessTokenOperation,
+  createResourceServerOperation,
+  revokeResourceServerOperation,
   revokeLinkOperation,
   approveLinkOperation,
   denyLinkOperation,

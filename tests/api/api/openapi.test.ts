@@ -15,7 +15,7 @@ import { createInit, createInitJson, createdInit, getInitStatus } from "../../he
 import { approve, newAccount } from "../../helpers/forms";
 import { dispatch } from "../../helpers/in-process";
 import { approvedClient, createLink, getProject, linked, randomIv, withToken } from "../../helpers/links";
-import { approvedDevice, deniedDevice, deviceAuthorized, exchange, postDeviceAuthorization, postToken } from "../../helpers/oauth";
+import { approvedDevice, basicAuthorization, deniedDevice, deviceAuthorized, exchange, loggedIn, postDeviceAuthorization, postIntrospection, postToken, resourceServer } from "../../helpers/oauth";
 
 // The OpenAPI document (GET /api/openapi.json) against the real answers: each route's success
 // and main error answers, made through the real handlers and database, must validate against
@@ -198,5 +198,17 @@ describe("real answers validate against the document", () => {
     const approved = await approvedDevice();
     await expectDocumented("post", "/api/oauth/token", await exchange(approved.device_code));
     await expectDocumented("post", "/api/oauth/token", await exchange(approved.device_code));
+  });
+
+  it("POST /api/oauth/introspect: 200 for a resource server and an access token; 401 with its Basic or Bearer challenge; 400", async () => {
+    const { tokens, userId } = await loggedIn();
+    const platform = await resourceServer(userId, [tokens.project_id]);
+    const introspect = (authorization: string, fields: Record<string, string> = { token: tokens.access_token }) => postIntrospection(fields, { authorization });
+    const active = await expectDocumented("post", "/api/oauth/introspect", await introspect(basicAuthorization(platform)));
+    expect(active).toMatchObject({ active: true, account_id: userId });
+    await expectDocumented("post", "/api/oauth/introspect", await introspect(`Bearer ${tokens.access_token}`));
+    await expectDocumented("post", "/api/oauth/introspect", await introspect(basicAuthorization({ ...platform, clientSecret: "wrong" })));
+    await expectDocumented("post", "/api/oauth/introspect", await introspect("Bearer ilat_AudKZwucI6wsqZhncOHqAlRHpNFbChlRx9Cx4zXg4jE"));
+    await expectDocumented("post", "/api/oauth/introspect", await introspect(basicAuthorization(platform), {}));
   });
 });

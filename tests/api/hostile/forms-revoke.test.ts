@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, it } from "vitest";
 import { POST as revokeLinkRoute } from "@/app/projects/[id]/links/[linkId]/revoke/route";
+import { POST as revokeResourceServerRoute } from "@/app/settings/resource-servers/[id]/revoke/route";
 import { POST as revokeTokenRoute } from "@/app/settings/tokens/[id]/revoke/route";
 import { db } from "@/lib/database/db";
 import { hashSecret, randomId, randomSecret } from "@/lib/secrets";
@@ -8,9 +9,10 @@ import { assertHostileForm, expectSuccesses, formPairsArb, HOSTILE_ATOMS, hostil
 import { anyPost, postForm, signedInPersonWithProjects, type FormInput } from "../../helpers/hostile-forms";
 import { randomIv } from "../../helpers/journey.mjs";
 
-// Hostile input through HTTP, property-based (issue 5, second bullet): generated token, project
-// and link ids, bodies, content types, origins, cookies and headers thrown at the Revoke buttons
-// of the settings page (access tokens) and of the project page (linked clients). Seed, number of
+// Hostile input through HTTP, property-based (issue 5, second bullet): generated token, credential,
+// project and link ids, bodies, content types, origins, cookies and headers thrown at the Revoke
+// buttons of the settings pages (access tokens, resource-server credentials) and of the project
+// page (linked clients). Seed, number of
 // runs, each form's documented codes and the checks: tests/helpers/hostile/ (the declared codes, FORM_WRITES,
 // checkFormAnswer).
 
@@ -18,6 +20,8 @@ import { randomIv } from "../../helpers/journey.mjs";
 const MIN_TOKENS_REVOKED = 95;
 /** Links revoked (a 303 without error=) of the 1,000 requests, about half the fixed seed's count: a route that refuses everything must fail the property. */
 const MIN_LINKS_REVOKED = 80;
+/** Resource-server credentials revoked (a 303 without error=) of the 1,000 requests, about half the fixed seed's count. */
+const MIN_CREDENTIALS_REVOKED = 95;
 
 type Fixtures = {
   session: string;
@@ -29,6 +33,7 @@ type Fixtures = {
   linkToken: string;
   tokens: string[];
   links: string[];
+  credentials: string[];
 };
 let fixtures: Fixtures;
 
@@ -36,6 +41,16 @@ async function storeToken(userId: string, data: { projectId?: string; expiresAt?
   const prisma = await db();
   const id = randomId();
   await prisma.accessToken.create({ data: { id, tokenHash: hashSecret(randomSecret("ilat_")), name: "hostile", userId, createdAt: new Date(), ...data } });
+  return id;
+}
+
+/** A resource-server credential made directly, for `projectId`: its client_id. */
+async function storeCredential(userId: string, projectId: string, revokedAt?: Date): Promise<string> {
+  const prisma = await db();
+  const id = `ilrs_${randomId()}`;
+  await prisma.resourceServerCredential.create({
+    data: { id, secretHash: hashSecret(randomSecret("ilrss_")), name: "hostile", userId, createdAt: new Date(), revokedAt, projects: { create: [{ projectId }] } },
+  });
   return id;
 }
 
@@ -61,7 +76,9 @@ beforeAll(async () => {
   ];
   // Links: the person's project's, active and revoked; another person's project's.
   const links = [await storeLink(ownProject, linkToken), await storeLink(ownProject, linkToken, new Date()), await storeLink(othersProject, othersToken)];
-  fixtures = { session, signedOut, personId, ownProject, othersProject, linkToken, tokens, links };
+  // Credentials: the person's active and revoked; another person's.
+  const credentials = [await storeCredential(personId, ownProject), await storeCredential(personId, ownProject, new Date()), await storeCredential(otherId, othersProject)];
+  fixtures = { session, signedOut, personId, ownProject, othersProject, linkToken, tokens, links, credentials };
 }, 120_000);
 
 /** A path segment: a fresh row of the person's (made just before the request; a success revokes it), or a segment. */
@@ -90,7 +107,7 @@ function resolve(value: Segment, freshId: string | null): { inUrl: string; param
   return { inUrl, param, shown: `${JSON.stringify(preview(param))}${value.raw ? " (sent raw)" : ""}` };
 }
 
-describe("hostile input through HTTP: the Revoke forms of access tokens and linked clients", () => {
+describe("hostile input through HTTP: the Revoke forms of access tokens, resource-server credentials and linked clients", () => {
   it(
     `POST /settings/tokens/{id}/revoke answers ${NUM_RUNS} generated requests (seed ${SEED}) with a 303 on this site, a documented code, and a refusal writes nothing`,
     async () => {
@@ -134,6 +151,29 @@ describe("hostile input through HTTP: the Revoke forms of access tokens and link
         async (input) => (input.second.fresh ? storeLink(ownProject, linkToken) : null),
       );
       expectSuccesses("POST /projects/{id}/links/{linkId}/revoke", "303 without error=, a link revoked", answers.get("ok") ?? 0, MIN_LINKS_REVOKED);
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
+
+  it(
+    `POST /settings/resource-servers/{id}/revoke answers ${NUM_RUNS} generated requests (seed ${SEED}) with a 303 on this site, a documented code, and a refusal writes nothing`,
+    async () => {
+      const { credentials, personId, ownProject } = fixtures;
+      const answers = await assertHostileForm(
+        "POST /settings/resource-servers/{id}/revoke",
+        inputArb(segment(credentials, 2), fc.constant<Segment>({ fresh: false, segment: "", raw: false })),
+        (input, freshId: string | null) => {
+          const id = resolve(input.first, freshId);
+          return postForm(revokeResourceServerRoute, {
+            path: `/settings/resource-servers/${id.inUrl}/revoke`,
+            params: { id: id.param },
+            shown: `/settings/resource-servers/{id}/revoke id=${id.shown}`,
+            ...post(input),
+          });
+        },
+        async (input) => (input.first.fresh ? storeCredential(personId, ownProject) : null),
+      );
+      expectSuccesses("POST /settings/resource-servers/{id}/revoke", "303 without error=, a credential revoked", answers.get("ok") ?? 0, MIN_CREDENTIALS_REVOKED);
     },
     PROPERTY_TIMEOUT_MS,
   );

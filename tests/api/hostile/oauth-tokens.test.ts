@@ -27,7 +27,8 @@ import {
   tamperedJwtArb,
 } from "../../helpers/hostile";
 import { linked, publishedJwks } from "../../helpers/links";
-import { CLIENT_ID, loggedIn, ownerToken, refresh, tokensOf } from "../../helpers/oauth";
+import { revokeResourceServer } from "@/lib/resource-servers/manage-resource-servers";
+import { basicAuthorization, CLIENT_ID, loggedIn, ownerToken, refresh, resourceServer, tokensOf } from "../../helpers/oauth";
 
 // Hostile input, property-based (issue 5, issue 27 items 4 and 6): generated requests to the
 // refresh-token grant, revocation (RFC 7009) and introspection (RFC 7662). Every answer is
@@ -44,6 +45,9 @@ const fixtures = await (async () => {
   await refresh(second.refresh_token);
   const other = await loggedIn("Hostile other");
   const link = await linked(live.tokens.project_id, live.tokens.access_token);
+  // Resource servers' credentials: the live project's, a revoked one, another owner's.
+  const revokedPlatform = await resourceServer(live.userId, [live.tokens.project_id]);
+  await revokeResourceServer(live.userId, revokedPlatform.clientId);
   return {
     live,
     // Two refreshes back: its first presentation revokes its login.
@@ -52,6 +56,7 @@ const fixtures = await (async () => {
     credentials: [await ownerToken(live.userId, live.tokens.project_id), await ownerToken(live.userId, "all"), await ownerToken(other.userId, "all")],
     jwt: link.jwt,
     kids: (await publishedJwks()).keys.map((key) => key.kid),
+    platforms: [await resourceServer(live.userId, [live.tokens.project_id]), revokedPlatform, await resourceServer(other.userId, [other.tokens.project_id])],
   };
 })();
 
@@ -78,7 +83,32 @@ function tokenArb(): fc.Arbitrary<string> {
 
 const withCurrent = (body: BodySpec): BodySpec => (body.kind === "text" ? { ...body, text: body.text.replaceAll(CURRENT, current) } : body);
 
-const liveSecrets = () => [current, fixtures.live.tokens.refresh_token, fixtures.retired, fixtures.jwt, ...fixtures.otherTokens, ...fixtures.credentials, fixtures.live.tokens.access_token];
+const liveSecrets = () => [
+  current,
+  fixtures.live.tokens.refresh_token,
+  fixtures.retired,
+  fixtures.jwt,
+  ...fixtures.otherTokens,
+  ...fixtures.credentials,
+  ...fixtures.platforms.map((platform) => platform.clientSecret),
+  fixtures.live.tokens.access_token,
+];
+
+/**
+ * `Authorization: Basic` of a resource server (client_secret_basic): the fixtures' own, their ids
+ * and secrets crossed or near misses, and hostile text in either part.
+ */
+function basicArb(): fc.Arbitrary<string> {
+  const { platforms } = fixtures;
+  const ids = platforms.map((platform) => platform.clientId);
+  const secrets = platforms.map((platform) => platform.clientSecret);
+  const part = (known: string[]) => fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 4 }, { arbitrary: credentialArb(known, textValue), weight: 2 }, { arbitrary: textValue, weight: 1 });
+  return fc.oneof(
+    { arbitrary: fc.constantFrom(...platforms).map(basicAuthorization), weight: 4 },
+    { arbitrary: fc.record({ clientId: part(ids), clientSecret: part(secrets) }).map(basicAuthorization), weight: 3 },
+    { arbitrary: fc.tuple(part(ids), part(secrets)).map(([id, secret]) => `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`), weight: 1 },
+  );
+}
 
 async function reuseRevocations(): Promise<number> {
   const prisma = await db();
@@ -126,7 +156,11 @@ describe("hostile input: refresh, revocation and introspection", () => {
     async () => {
       const { credentials, live, kids } = fixtures;
       const credential = credentialArb([...credentials, live.tokens.access_token], jwtShapedArb(kids, [live.tokens.project_id]));
-      const authorization = fc.oneof({ arbitrary: authorizationArb(credential), weight: 1 }, { arbitrary: fc.constantFrom(...credentials).map((value) => `Bearer ${value}`), weight: 2 });
+      const authorization = fc.oneof(
+        { arbitrary: authorizationArb(credential), weight: 1 },
+        { arbitrary: fc.constantFrom(...credentials).map((value) => `Bearer ${value}`), weight: 2 },
+        { arbitrary: basicArb(), weight: 1 },
+      );
       const pairs = formPairsArb({ token: sometimes(tokenArb(), 1), token_type_hint: sometimes(textValue) });
       const input = fc.record({ authorization, body: formBodySpecArb(pairs, MAX_FORM_BODY_BYTES, "token="), contentType: formContentTypeArb(), headers: clientHeadersArb(), query: queryArb() });
       const answered = await assertHostile("POST /api/oauth/introspect", input, ({ authorization: header, body, contentType, headers, query }) =>

@@ -6,6 +6,7 @@ import { createdInit, getInitStatus, rateLimitCounter } from "../../helpers/api"
 import { approve, newAccount, signIn, signUp } from "../../helpers/forms";
 import { heldPickupsEndedAtOnce } from "../../helpers/held-pickups";
 import { approvedClient, createLink, randomIv, withToken } from "../../helpers/links";
+import { basicAuthorization, postIntrospection, resourceServer } from "../../helpers/oauth";
 import { startInFreshWindow } from "../../helpers/clock";
 
 // Issue 14, item 1: every limit holds under concurrency. Each takes its unit in one conditional
@@ -20,6 +21,7 @@ vi.hoisted(() => {
     SIGN_INS_AT_ONCE_PER_ACCOUNT: "50",
     LINKS_PER_TOKEN_PER_MINUTE: "3",
     PICKUPS_PER_INIT_PER_MINUTE: "3",
+    INTROSPECTIONS_PER_RESOURCE_SERVER_PER_MINUTE: "3",
   });
 });
 
@@ -67,6 +69,16 @@ describe("Create Project Link per access token (LINKS_PER_TOKEN_PER_MINUTE=3)", 
     for (const token of tokens) {
       expect(await counter(`links-token:${await tokenId(token)}`)).toBe(answers.filter((answer) => answer.token === token && answer.status === 200).length);
     }
+  });
+});
+
+describe("token introspections per resource-server credential (INTROSPECTIONS_PER_RESOURCE_SERVER_PER_MINUTE=3)", () => {
+  it(`answers exactly 3 of ${CONCURRENT} concurrent introspections; ${REFUSED} get 429`, async () => {
+    const client = await approvedClient();
+    const platform = await resourceServer(client.userId, [client.projectId]);
+    const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => postIntrospection({ token: client.accessToken }, { authorization: basicAuthorization(platform) })));
+    expect(statuses(answers)).toEqual([...Array(3).fill(200), ...Array(REFUSED).fill(429)]);
+    expect(await counter(`introspections-resource-server:${platform.clientId}`)).toBe(3);
   });
 });
 

@@ -2,12 +2,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { signInDelayMs } from "@/lib/auth/password-check";
 import { addressSubject } from "@/lib/limits/rate-limit";
 import { db } from "@/lib/database/db";
+import { randomId } from "@/lib/secrets";
 import { createdInit, createInitJson, getInitStatus, rateLimitCounter } from "../../helpers/api";
 import { approve, sessionTokenOf, signIn, signUp } from "../../helpers/forms";
 import { approvedClient, createLink, randomIv, withToken } from "../../helpers/links";
 import { startInFreshWindow } from "../../helpers/clock";
 import { dpopProof, newDpopKey } from "../../helpers/dpop";
-import { ownerToken, postDeviceAuthorization, postIntrospection } from "../../helpers/oauth";
+import { basicAuthorization, ownerToken, postDeviceAuthorization, postIntrospection, resourceServer } from "../../helpers/oauth";
 
 // This file runs low limits.
 vi.hoisted(() => {
@@ -18,6 +19,7 @@ vi.hoisted(() => {
     LINKS_PER_TOKEN_PER_MINUTE: "3",
     PICKUPS_PER_INIT_PER_MINUTE: "2",
     INTROSPECTIONS_PER_TOKEN_PER_MINUTE: "3",
+    INTROSPECTIONS_PER_RESOURCE_SERVER_PER_MINUTE: "2",
   });
 });
 
@@ -175,5 +177,27 @@ describe("per-token and per-init limits", () => {
     expect(Object.keys((await refused.json()) as object).sort()).toEqual(["error", "error_description"]);
     // Another credential counts apart.
     expect((await introspect(await ownerToken(client.userId, "all"))).status).toBe(200);
+  });
+
+  it("limits them per resource-server credential, apart from access tokens; a refusal notes no use", async () => {
+    // An owner and a project made directly: this file's Create Init and sign-in limits are low,
+    // and count across its tests within one minute.
+    const prisma = await db();
+    const client = { userId: randomId(), ownProject: randomId() };
+    await prisma.user.create({ data: { id: client.userId, email: `${client.userId}@example.com`, passwordHash: "-", createdAt: new Date() } });
+    await prisma.project.create({ data: { id: client.ownProject, name: "Platform", ownerId: client.userId, createdAt: new Date() } });
+    const token = await ownerToken(client.userId, client.ownProject);
+    const platform = await resourceServer(client.userId, [client.ownProject]);
+    const introspect = (authorization: string) => postIntrospection({ token }, { authorization });
+    for (let i = 0; i < 2; i++) expect(await (await introspect(basicAuthorization(platform))).json()).toMatchObject({ active: true });
+    await prisma.resourceServerCredential.update({ where: { id: platform.clientId }, data: { lastUsedAt: null } });
+    const refused = await introspect(basicAuthorization(platform));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(Object.keys((await refused.json()) as object).sort()).toEqual(["error", "error_description"]);
+    expect((await prisma.resourceServerCredential.findUniqueOrThrow({ where: { id: platform.clientId } })).lastUsedAt).toBeNull();
+    // An access token of the same owner, and another credential, count apart.
+    expect((await introspect(`Bearer ${token}`)).status).toBe(200);
+    expect((await introspect(basicAuthorization(await resourceServer(client.userId, [client.ownProject])))).status).toBe(200);
   });
 });

@@ -70,6 +70,8 @@ describe("Create Project Link", () => {
       sub: link.link_id,
       project_id: client.projectId,
       client_id: expect.any(String),
+      // The approving account, for the platform to map the login to its own user.
+      account_id: client.userId,
       iat: expect.any(Number),
       exp: link.expires_at / 1000,
       jti: expect.any(String),
@@ -327,7 +329,7 @@ describe("GET /api/projects/{projectId} with a link bearer", () => {
     const client = await approvedClient();
     const link = await linked(client.projectId, client.accessToken);
     const { signLinkBearer } = await import("@/lib/links/link-bearer");
-    const expired = await signLinkBearer(config(), { linkId: link.link_id, projectId: client.projectId, clientId: "AAAAAAAAAAAAAAAAAAAAAA", expiresAt: new Date(Date.now() - 1000) });
+    const expired = await signLinkBearer(config(), { linkId: link.link_id, projectId: client.projectId, clientId: "AAAAAAAAAAAAAAAAAAAAAA", accountId: client.userId, expiresAt: new Date(Date.now() - 1000) });
     expect(expired).toMatch(JWT_SHAPE);
     const response = await getProject(client.projectId, { authorization: `Bearer ${expired}` });
     expect(response.status).toBe(401);

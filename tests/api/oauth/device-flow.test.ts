@@ -45,7 +45,7 @@ describe("GET /.well-known/oauth-authorization-server", () => {
       response_types_supported: [],
       token_endpoint_auth_methods_supported: ["none"],
       revocation_endpoint_auth_methods_supported: ["none"],
-      introspection_endpoint_auth_methods_supported: ["bearer"],
+      introspection_endpoint_auth_methods_supported: ["client_secret_basic", "bearer"],
       service_documentation: "https://initlink.test/docs",
       dpop_signing_alg_values_supported: ["ES256", "ES384", "EdDSA", "Ed25519", "PS256", "RS256"],
     });

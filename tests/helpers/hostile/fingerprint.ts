@@ -28,6 +28,7 @@ const FINGERPRINTED = [
   ["Passkey", "id"],
   ["PasskeyApprovals", "userId"],
   ["PasskeyChallenge", "id"],
+  ["ResourceServerCredential", "id"],
 ] as const;
 
 type TableName = (typeof FINGERPRINTED)[number][0];
@@ -114,9 +115,15 @@ export function forgetRowDigests(): void {
   digests = null;
 }
 
+/** A resource-server credential's projects: few rows, with no key of one column, so read whole. */
+async function resourceServerScopes(): Promise<unknown[]> {
+  const sql = await directSql();
+  return sql.all(`SELECT * FROM "ResourceServerProject" ORDER BY "credentialId", "projectId"`, []);
+}
+
 export async function databaseFingerprint(): Promise<Fingerprint> {
-  const [initPollClock, rateLimit, rows] = await Promise.all([pollClocks(), rateLimitCounters(), currentDigests()]);
-  const fingerprint: Fingerprint = { InitPollClock: digest(initPollClock), RateLimit: digest(rateLimit) };
+  const [initPollClock, rateLimit, scopes, rows] = await Promise.all([pollClocks(), rateLimitCounters(), resourceServerScopes(), currentDigests()]);
+  const fingerprint: Fingerprint = { InitPollClock: digest(initPollClock), RateLimit: digest(rateLimit), ResourceServerProject: digest(scopes) };
   for (const [table] of FINGERPRINTED) fingerprint[table] = tableDigest(rows.get(table)!.values(), rows.get(table)!.size);
   return fingerprint;
 }

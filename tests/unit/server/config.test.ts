@@ -33,6 +33,7 @@ describe("parseConfig", () => {
         linksPerTokenPerMinute: 60,
         pickupsPerInitPerMinute: 30,
         introspectionsPerTokenPerMinute: 600,
+        introspectionsPerResourceServerPerMinute: 6000,
         newProjectsPerAccountPerHour: 10,
         newProjectsPerAddressPerHour: 20,
         projectsPerAccount: 100,
