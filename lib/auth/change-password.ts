@@ -25,6 +25,10 @@ export async function changePassword(cfg: Config, user: SessionUser, change: Pas
   const failureUnit = await consumeRateLimit(rules.signInFailuresPerAccountAndAddress, `${user.email} ${address}`);
   const prisma = await db();
   const { passwordHash: oldHash } = await prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } });
+  if (oldHash === null) {
+    await giveBack(failureUnit);
+    throw new ApiError("no_password", "This account has no password to change: it signs in through its identity provider or a passkey.");
+  }
   if (!(await verifyPassword(change.current_password, oldHash))) {
     throw new ApiError("wrong_password", "The current password is not right.");
   }

@@ -45,8 +45,10 @@ export async function signIn(cfg: Config, credentials: Credentials, origin: Requ
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       const prisma = await db();
       const user = await prisma.user.findUnique({ where: { email: credentials.email }, select: { id: true, passwordHash: true } });
+      // An account without a password (it signs in through its identity provider) is checked
+      // like an unknown email: the same work, and never a match.
       const matches = await verifyPassword(credentials.password, user?.passwordHash ?? (await unknownUserHash(cfg)));
-      if (user !== null && matches) {
+      if (user !== null && user.passwordHash !== null && matches) {
         await upgradePasswordHash(cfg, user.id, user.passwordHash, credentials.password);
         return await startSession(cfg, user.id, origin);
       }

@@ -28,6 +28,8 @@ const FINGERPRINTED = [
   ["Passkey", "id"],
   ["PasskeyApprovals", "userId"],
   ["PasskeyChallenge", "id"],
+  ["FederatedIdentity", "id"],
+  ["OidcCallback", "id"],
 ] as const;
 
 type TableName = (typeof FINGERPRINTED)[number][0];
