@@ -20,6 +20,8 @@ export const COMPAT_URL = `http://localhost:${firstPort + 2}`;
 export const HARDENING_PORT = firstPort + 7;
 /** The server tests/e2e/proxies.spec.ts starts itself, and the proxy it puts in front. */
 export const PROXIES_PORTS = { server: firstPort + 4, proxy: firstPort + 5 };
+/** The server tests/e2e/oidc.spec.ts starts itself, signing in through the spec's own OpenID provider (on a port of its own choosing). */
+export const OIDC_PORT = firstPort + 3;
 /** The server tests/e2e/passkey-phishing.spec.ts starts itself, and the phisher's proxy in front. */
 export const PASSKEY_PHISHING_PORTS = { server: firstPort + 8, proxy: firstPort + 9 };
 /** The two-instance suite's servers and balancer (playwright.multi.config.ts), and the two its start-up race starts itself. */
@@ -75,12 +77,13 @@ export const browserOptions = {
 };
 
 // Specs of the browser alone: presentation (axe in four modes, the docs page, the pages' own
-// behaviour: time zones, the favicon, headings, the way back after signing in) and what Chromium
+// behaviour: time zones, the favicon, headings, the way back after signing in), what Chromium
 // signs behind a phishing proxy (the service's checks of it run on both databases in
-// tests/api/passkeys/). What they check is the same whatever the database, so the PostgreSQL pass
+// tests/api/passkeys/), and the way through an identity provider's pages (the service's part:
+// tests/api/identity/, on both). What they check is the same whatever the database, so the PostgreSQL pass
 // of `npm test` leaves them to the SQLite one. (A page following a decision live on PostgreSQL:
 // approval-flow.spec.ts, parked-waits.spec.ts.)
-const BROWSER_ONLY = ["**/accessibility.spec.ts", "**/docs.spec.ts", "**/pages.spec.ts", "**/passkey-phishing.spec.ts"];
+const BROWSER_ONLY = ["**/accessibility.spec.ts", "**/docs.spec.ts", "**/pages.spec.ts", "**/passkey-phishing.spec.ts", "**/oidc.spec.ts"];
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -3,9 +3,11 @@ import Link from "next/link";
 import { FORM_FLASH_COOKIE, readFormFlash, type AuthField, type FormFlash } from "@/lib/api/form-flash";
 import { safeReturnTo, withReturnTo } from "@/lib/api/return-to";
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
+import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
 import { ErrorAlert } from "./form-parts";
 import { PasskeySignIn } from "./passkey-sign-in";
+import { ProviderSignIn } from "./provider-sign-in";
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -33,10 +35,23 @@ export async function AuthPage({ mode, searchParams }: { mode: Mode; searchParam
   const query = await searchParams;
   // The kept email only comes back with the refusal that kept it, never on a fresh visit.
   const flash = query.error === undefined ? null : readFormFlash((await cookies()).get(FORM_FLASH_COOKIE)?.value);
+  const provider = config().oidc;
+  // A refusal of the identity provider's flow is said next to its button, not in the password form.
+  const providerError = typeof query.error === "string" && query.error.startsWith("oidc_") ? pageMessage(query.error) : null;
   return (
     <>
       <h1>{AUTH_TITLES[mode]}</h1>
-      <AuthForm mode={mode} returnTo={safeReturnTo(query.returnTo)} email={flash?.email ?? ""} error={errorPlacement(query.error, flash)} />
+      {provider === null ? (
+        <ErrorAlert message={providerError} />
+      ) : (
+        <section className="card stack" aria-labelledby="provider-heading">
+          <h2 id="provider-heading">With your {provider.displayName} account</h2>
+          <ErrorAlert message={providerError} />
+          <p>{mode === "signin" ? "No password needed here: you sign in at " : "Your account here is made the first time you sign in at "}{provider.displayName}.</p>
+          <ProviderSignIn name={provider.displayName} returnTo={safeReturnTo(query.returnTo)} />
+        </section>
+      )}
+      <AuthForm mode={mode} returnTo={safeReturnTo(query.returnTo)} email={flash?.email ?? ""} error={errorPlacement(providerError === null ? query.error : undefined, flash)} />
       {mode === "signin" ? <PasskeySignIn returnTo={safeReturnTo(query.returnTo)} /> : null}
     </>
   );

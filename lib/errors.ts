@@ -90,6 +90,20 @@ export const ERRORS = {
     example: "The resource-server credential is not valid: check its client_id and secret.",
     oauth: { error: "invalid_client" },
   },
+  // Signing in through the platform's OpenID Connect provider (lib/identity/): the provider's redirect back.
+  oidc_state_mismatch: {
+    status: 400,
+    meaning:
+      "The provider's redirect back does not belong to a sign-in started in this browser: none is under way here (none started, it is more than 10 minutes old, or another started since), or its `state` is not this one's (a forged or swapped link, as in login CSRF) (pages only).",
+    example: "This answer of the identity provider does not belong to the sign-in started in this browser.",
+    page: "This sign-in did not start in this browser, or it took too long. Nothing was changed. Start again.",
+  },
+  oidc_no_email: {
+    status: 400,
+    meaning: "A first sign-in through the provider: neither its ID token nor its UserInfo gave an email address, which a new account needs (pages only).",
+    example: "Your identity provider did not share an email address, which a new account needs.",
+    page: "Your identity provider did not share your email address, which a new account here needs. Ask its administrator to release the email claim, or sign up with a password.",
+  },
   invalid_secret: { status: 401, meaning: "The init secret is malformed or is not this init's.", example: "The secret does not belong to this init." },
   invalid_token: {
     status: 401,
@@ -109,6 +123,12 @@ export const ERRORS = {
     meaning: "RFC 9449 §8–9: the DPoP proof must carry the server's current nonce: send a new proof with the one in this answer's `DPoP-Nonce` header.",
     example: "Send a new DPoP proof with the nonce of the DPoP-Nonce header.",
     oauth: { status: 400 },
+  },
+  oidc_denied: {
+    status: 403,
+    meaning: "The sign-in was cancelled or refused at the identity provider: it answered with an error (`access_denied`, or another of OpenID Connect Core §3.1.2.6) instead of a code (pages only).",
+    example: "Your identity provider answered access_denied.",
+    page: "The sign-in was cancelled or refused at your identity provider. Nothing was changed. Try again, or sign in another way.",
   },
   cross_site_request: {
     status: 403,
@@ -138,6 +158,12 @@ export const ERRORS = {
     example: "No init with this id exists.",
     page: "That project, request, token or client does not exist.",
   },
+  oidc_not_configured: {
+    status: 404,
+    meaning: "Signing in through an identity provider is not set up on this service (`OIDC_ISSUER`) (pages only).",
+    example: "No identity provider is set up on this service.",
+    page: "Signing in with an identity provider is not set up here. Sign in with your email and password, or a passkey.",
+  },
   unknown_user_code: {
     status: 404,
     meaning: "No waiting request has the code typed on /device (pages only); wrong codes are limited per account and address.",
@@ -154,6 +180,37 @@ export const ERRORS = {
     meaning: "An account with this email exists (pages only).",
     example: "An account with this email already exists. Sign in instead.",
     page: "An account with this email already exists. Sign in instead.",
+  },
+  oidc_email_taken: {
+    status: 409,
+    meaning:
+      "A first sign-in through the provider: an account here already has the provider's email. It is not linked by email: its owner signs in to it and links the provider from the settings (pages only).",
+    example: "An account with this email already exists. Sign in to it, then link your identity provider from its settings.",
+    page: "An account with your email already exists here, so none was made. Sign in to it with its password or passkey, then link your identity provider under Settings → Identity provider.",
+  },
+  oidc_already_linked: {
+    status: 409,
+    meaning: "Linking: this identity at the provider is already linked to another account here, or this account already has an identity of that provider (pages only).",
+    example: "This identity at the provider is already linked to another account.",
+    page: "That identity at your provider is already linked to another account here, or yours already has one from this provider. Nothing was changed.",
+  },
+  oidc_replayed: {
+    status: 409,
+    meaning: "The provider's redirect back was used before: each works once (pages only).",
+    example: "This answer of the identity provider was used before.",
+    page: "This sign-in was already completed, and its link works once. Start again to sign in.",
+  },
+  last_sign_in_method: {
+    status: 409,
+    meaning: "Unlinking the identity provider, or removing a passkey, would leave the account no way to sign in: it has no password, and no other passkey or provider (pages only).",
+    example: "This is your last way to sign in. Add a passkey first.",
+    page: "That is your last way to sign in to this account. Add a passkey (or link your identity provider) first.",
+  },
+  no_password: {
+    status: 409,
+    meaning: "The password change form, on an account that has no password: it signs in through its identity provider or a passkey (pages only).",
+    example: "This account has no password to change.",
+    page: "Your account has no password: it signs in with your identity provider or a passkey.",
   },
   link_conflict: {
     status: 409,
@@ -247,6 +304,19 @@ export const ERRORS = {
     example: "Something went wrong on our side. Please try again.",
     oauth: { error: "server_error" },
   },
+  oidc_unavailable: {
+    status: 502,
+    meaning: "The identity provider could not be reached, took too long, or answered with something that is not OpenID Connect (its metadata, token or UserInfo endpoint) (pages only).",
+    example: "Your identity provider could not be reached.",
+    page: "Your identity provider could not be reached. Nothing was changed. Try again in a moment, or sign in another way.",
+  },
+  oidc_invalid_response: {
+    status: 502,
+    meaning:
+      "The identity provider's answer did not verify: the ID token's signature (the provider's JWKS), issuer, audience, expiry or nonce, or the provider refused the code (pages only).",
+    example: "The ID token's nonce is not the one this sign-in sent.",
+    page: "Your identity provider's answer could not be verified, so you were not signed in. Nothing was changed. Start again.",
+  },
   unavailable: {
     status: 503,
     meaning:
@@ -321,10 +391,14 @@ export type FieldProblem = { field: string; message: string };
 
 /**
  * What a client needs besides the message: the fields at fault, the interval to keep, when to try
- * again; and for a 401 whose credential is a DPoP-bound token (RFC 9449 §7.1) or a client's
- * Basic credentials (RFC 6749 §5.2), its challenge's scheme.
+ * again; for a 401 whose credential is a DPoP-bound token (RFC 9449 §7.1) or a client's Basic
+ * credentials (RFC 6749 §5.2), its challenge's scheme; for a refused identity provider's
+ * callback, the flow it ended.
  */
-export type ErrorData = { fields?: FieldProblem[]; interval?: number; retryInSeconds?: number; challenge?: "DPoP" | "Basic" };
+export type ErrorData = { fields?: FieldProblem[]; interval?: number; retryInSeconds?: number; challenge?: "DPoP" | "Basic"; oidcFlow?: OidcFlowOutcome };
+
+/** What a refused OpenID Connect callback goes back to (lib/identity/): the sign-in page with its way back, or the account's settings. */
+export type OidcFlowOutcome = { purpose: "sign_in"; returnTo: string } | { purpose: "link" };
 
 export class ApiError extends Error {
   constructor(

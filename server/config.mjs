@@ -167,6 +167,64 @@ const trustedProxiesSchema = z
     return ranges;
   });
 
+// The platform's OpenID Connect provider (lib/identity/), discovered from its issuer's metadata
+// (`<OIDC_ISSUER>/.well-known/openid-configuration`). https, as OpenID Connect Discovery §4
+// requires; http only on this machine (a provider on a developer's laptop, the tests').
+const oidcIssuerSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const raw = value?.trim() ?? "";
+    if (raw === "") return null;
+    /** @type {URL} */
+    let url;
+    try {
+      url = new URL(raw);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "OIDC_ISSUER must be an absolute URL such as https://login.example.com/realms/acme" });
+      return z.NEVER;
+    }
+    const loopback = url.hostname === "localhost" || url.hostname === "[::1]" || (isIP(url.hostname) === 4 && url.hostname.startsWith("127."));
+    if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
+      ctx.addIssue({ code: "custom", message: "OIDC_ISSUER must use https (http only on localhost, 127.0.0.0/8 or [::1])" });
+      return z.NEVER;
+    }
+    if (url.search || url.hash || url.username || url.password) {
+      ctx.addIssue({ code: "custom", message: "OIDC_ISSUER must be the issuer's URL only (no query, fragment or credentials)" });
+      return z.NEVER;
+    }
+    return raw;
+  });
+
+/** Text of 1 to `max` characters without control characters, or null when unset. @param {string} name @param {number} max */
+const plainTextFromEnv = (name, max) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const text = value?.trim() ?? "";
+      if (text === "") return null;
+      if (text.length > max || /\p{Cc}/u.test(text)) {
+        ctx.addIssue({ code: "custom", message: `${name} must be at most ${max} characters without control characters` });
+        return z.NEVER;
+      }
+      return text;
+    });
+
+// RFC 6749 §3.3: scope tokens separated by spaces; OpenID Connect Core §3.1.2.1: `openid` among them.
+const oidcScopesSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const scopes = (value ?? "").split(/\s+/).filter((scope) => scope !== "");
+    if (scopes.length === 0) return ["openid", "email", "profile"];
+    if (!scopes.includes("openid") || scopes.some((scope) => !/^[\x21\x23-\x5b\x5d-\x7e]{1,100}$/.test(scope)) || scopes.length > 20) {
+      ctx.addIssue({ code: "custom", message: "OIDC_SCOPES must list scopes separated by spaces, openid among them (e.g. openid email profile)" });
+      return z.NEVER;
+    }
+    return [...new Set(scopes)];
+  });
+
 const HOUR_MS = 60 * 60 * 1000;
 const LIFETIME_CHOICE = /^([1-9]\d{0,4})([hd])$/;
 /** The longest access a person may choose: ten years, as ACCESS_TOKEN_LIFETIME_DAYS allows. */
@@ -255,6 +313,11 @@ const envSchema = z.object({
   LEGACY_LINK_APPROVAL_SECONDS: intFromEnv("LEGACY_LINK_APPROVAL_SECONDS", 300, 5, 3600),
   METRICS_TOKEN: metricsTokenSchema,
   OAUTH_CLIENT_IDS: oauthClientIdsSchema,
+  OIDC_ISSUER: oidcIssuerSchema,
+  OIDC_CLIENT_ID: plainTextFromEnv("OIDC_CLIENT_ID", 255),
+  OIDC_CLIENT_SECRET: plainTextFromEnv("OIDC_CLIENT_SECRET", 1024),
+  OIDC_DISPLAY_NAME: plainTextFromEnv("OIDC_DISPLAY_NAME", 60),
+  OIDC_SCOPES: oidcScopesSchema,
   TEST_PASSWORD_COST: enumFromEnv("TEST_PASSWORD_COST", /** @type {const} */ (["full", "low"])),
   TEST_PROJECT_KEYS_FILE: testKeysFileSchema,
 });
@@ -289,6 +352,34 @@ function accessLifetimes(listed, configuredMs) {
   return { choices, preselected };
 }
 
+/** The names of the provider's settings besides OIDC_ISSUER. */
+const OIDC_SETTINGS = /** @type {const} */ (["OIDC_CLIENT_ID", "OIDC_CLIENT_SECRET", "OIDC_DISPLAY_NAME", "OIDC_SCOPES"]);
+
+/**
+ * The OpenID Connect provider people may sign in with (lib/identity/), or null: none without
+ * OIDC_ISSUER. Its client is confidential (a secret, and PKCE on top), so both are required.
+ * @param {z.infer<typeof envSchema>} parsed @param {Record<string, string | undefined>} env
+ */
+function oidcProviderSettings(parsed, env) {
+  if (parsed.OIDC_ISSUER === null) {
+    const stray = OIDC_SETTINGS.filter((name) => (env[name] ?? "").trim() !== "");
+    if (stray.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${stray.join(", ")} set without OIDC_ISSUER: set the provider's issuer too, or remove them`);
+    return null;
+  }
+  const missing = [parsed.OIDC_CLIENT_ID === null && "OIDC_CLIENT_ID", parsed.OIDC_CLIENT_SECRET === null && "OIDC_CLIENT_SECRET"].filter(Boolean);
+  if (parsed.OIDC_CLIENT_ID === null || parsed.OIDC_CLIENT_SECRET === null) {
+    throw new ConfigError(`Invalid configuration:\n  - OIDC_ISSUER needs ${missing.join(" and ")}: the client registered at the provider (docs/integrating.md)`);
+  }
+  return {
+    issuer: parsed.OIDC_ISSUER,
+    clientId: parsed.OIDC_CLIENT_ID,
+    clientSecret: parsed.OIDC_CLIENT_SECRET,
+    // The button says "Sign in with <displayName>".
+    displayName: parsed.OIDC_DISPLAY_NAME ?? new URL(parsed.OIDC_ISSUER).host,
+    scopes: parsed.OIDC_SCOPES,
+  };
+}
+
 export class ConfigError extends Error {}
 
 /**
@@ -315,6 +406,7 @@ export function parseConfig(env) {
   // budget 16 KiB a request (16,384 for the default 384 MiB). Streams share that room, so at
   // most 24 a MiB may be streams (6,144): the fullest room, those streams and the rest waits,
   // keeps 6,144 × 19 + 10,240 × 12 KiB, about 236 MiB of the 256.
+  const oidc = oidcProviderSettings(parsed, env);
   const waitingPerProcess = parsed.WAITING_PER_PROCESS || Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 64);
   return {
     appUrl: parsed.APP_URL ?? `http://localhost:${parsed.PORT}`,
@@ -395,6 +487,8 @@ export function parseConfig(env) {
     metricsToken: parsed.METRICS_TOKEN,
     /** The client_ids the device authorization accepts (others: invalid_client); null: any (lib/oauth/client-ids.ts). */
     oauthClientIds: parsed.OAUTH_CLIENT_IDS,
+    /** The OpenID Connect provider people sign in with (lib/identity/), its redirect URI `{appUrl}/auth/oidc/callback`; null: none. */
+    oidc,
     passwordCost: parsed.TEST_PASSWORD_COST,
   };
 }

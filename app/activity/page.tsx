@@ -165,7 +165,11 @@ function Login({ group }: { group: ActivityGroup }) {
   );
 }
 
-/** Anything but a login: a link revoked, an access token or resource-server credential made or revoked, a passkey added or removed, or a link whose login is no longer kept. */
+/**
+ * Anything but a login: a link revoked, an access token or resource-server credential made or
+ * revoked, a passkey added or removed, a sign-in through the identity provider or its link or
+ * unlink, or a link whose login is no longer kept.
+ */
 function Entry({ entry }: { entry: ActivityEntry }) {
   return (
     <li>
@@ -196,6 +200,7 @@ function Entry({ entry }: { entry: ActivityEntry }) {
           </Fact>
         )}
         <Fact term="Passkey">{entry.passkeyName}</Fact>
+        <Fact term="Identity provider">{entry.provider}</Fact>
         <Fact term="By">{entry.decidedBy === null ? null : "you"}</Fact>
       </dl>
       {entry.iv === null ? null : (

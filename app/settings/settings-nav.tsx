@@ -1,6 +1,7 @@
+import { config } from "@/lib/config";
 import { NavLink } from "../nav-link";
 
-/** Every settings page, side by side: the header keeps one link to them, so it fits a phone's row. */
+/** Every settings page, side by side: the header keeps one link to them, so it fits a phone's row. The identity provider's, where one is set up. */
 export function SettingsNav() {
   return (
     <nav aria-label="Settings" className="settings-nav">
@@ -9,6 +10,7 @@ export function SettingsNav() {
       <NavLink href="/settings/passkeys">Passkeys</NavLink>
       <NavLink href="/settings/sessions">Sessions</NavLink>
       <NavLink href="/settings/password">Password</NavLink>
+      {config().oidc === null ? null : <NavLink href="/settings/identity">Identity provider</NavLink>}
       <NavLink href="/settings/privacy">Privacy</NavLink>
     </nav>
   );

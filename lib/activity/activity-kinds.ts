@@ -3,7 +3,8 @@
 // access token (a collected token is named after the client: "<sender> on <device>"); a
 // password change, where the changing browser was; the passkey events name the passkey, and a
 // resource-server credential's its name (kept as tokenName); a reported approval ("This wasn't
-// me", lib/approvals/report-approval.ts), where the report came from.
+// me", lib/approvals/report-approval.ts), where the report came from; a sign-in through the
+// identity provider, and its link and unlink, the provider and the browser.
 
 export const ACTIVITY_KINDS = [
   "init_opened",
@@ -23,6 +24,9 @@ export const ACTIVITY_KINDS = [
   "passkey_added",
   "passkey_removed",
   "approval_reported",
+  "provider_signed_in",
+  "provider_linked",
+  "provider_unlinked",
 ] as const;
 
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -46,4 +50,7 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   passkey_added: "Passkey added",
   passkey_removed: "Passkey removed",
   approval_reported: "You reported an approval as not yours: everything it gave was revoked",
+  provider_signed_in: "Signed in through your identity provider",
+  provider_linked: "Identity provider linked: it can sign you in",
+  provider_unlinked: "Identity provider unlinked: it no longer signs you in",
 };

@@ -26,6 +26,8 @@ export type ActivityEntry = {
   iv: string | null;
   decidedBy: string | null;
   passkeyName: string | null;
+  /** The identity provider (its issuer) signed in with, linked or unlinked. */
+  provider: string | null;
   /** An approval: the access lifetime the person chose (null before the choice existed). */
   accessLifetimeSeconds: number | null;
   /** The client reported a public address that is not the one its request came from (never for a person's decision). */

@@ -105,16 +105,26 @@ export function resourceServerRecord(prisma: Database, credentialId: string, eve
     ON CONFLICT DO NOTHING`;
 }
 
-/**
- * A passkey added on the settings page (after its row is written) or removed (before its row is
- * deleted, in the same transaction): the event names the passkey and is dated now.
- */
-export function passkeyRecord(prisma: Database, passkeyId: string, event: "passkey_added" | "passkey_removed"): ActivityRecord {
+/** A passkey added on the settings page (after its row is written): the event names the passkey and is dated now. */
+export function passkeyRecord(prisma: Database, passkeyId: string, event: "passkey_added"): ActivityRecord {
   return prisma.$executeRaw`
     INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "decidedBy", "passkeyName")
     SELECT ${randomId()}, u."id", ${activityKind(event)}, k."id", ${new Date()}, u."email", k."name"
     FROM "Passkey" k JOIN "User" u ON u."id" = k."userId"
     WHERE k."id" = ${passkeyId}
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * The passkey `passkeyId`, named `name`, removed from `userId`'s account: run after the
+ * conditional delete, in its transaction, it is written only if the passkey is gone; once.
+ */
+export function passkeyRemovedRecord(prisma: Database, userId: string, passkeyId: string, name: string): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "decidedBy", "passkeyName")
+    SELECT ${randomId()}, u."id", ${activityKind("passkey_removed")}, ${passkeyId}, ${new Date()}, u."email", ${name}
+    FROM "User" u
+    WHERE u."id" = ${userId} AND NOT EXISTS (SELECT 1 FROM "Passkey" k WHERE k."id" = ${passkeyId})
     ON CONFLICT DO NOTHING`;
 }
 
@@ -173,5 +183,32 @@ export function approvalReportedRecord(prisma: Database, userId: string, initId:
     SELECT ${randomId()}, a."userId", ${activityKind("approval_reported")}, a."subjectId", ${at}, a."projectId", a."projectName", a."sender", a."senderDevice", a."senderOs", a."senderIp", ${origin.address}, ${origin.userAgent}, NULL, NULL, a."decidedBy"
     FROM "ActivityEvent" a
     WHERE a."userId" = ${userId} AND a."kind" = ${activityKind("init_approved")} AND a."subjectId" = ${initId}
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * A sign-in through the identity provider (`subjectId`: the sign-in's own, each one an event) or
+ * the provider linked to the account (the identity's id), from `origin` (the browser's callback
+ * request): copied from the identity's row once it is written, naming the provider's issuer.
+ */
+export function identityRecord(prisma: Database, identityId: string, event: "provider_signed_in" | "provider_linked", subjectId: string, origin: RequestOrigin): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "observedIp", "observedUserAgent", "decidedBy", "provider")
+    SELECT ${randomId()}, u."id", ${activityKind(event)}, ${subjectId}, ${new Date()}, ${origin.address}, ${origin.userAgent}, u."email", f."issuer"
+    FROM "FederatedIdentity" f JOIN "User" u ON u."id" = f."userId"
+    WHERE f."id" = ${identityId}
+    ON CONFLICT DO NOTHING`;
+}
+
+/**
+ * The identity `identityId` of `issuer` unlinked from `userId`'s account, from `origin`: run after
+ * the conditional delete, in its transaction, it is written only if the identity is gone; once.
+ */
+export function identityUnlinkedRecord(prisma: Database, userId: string, identityId: string, issuer: string, origin: RequestOrigin): ActivityRecord {
+  return prisma.$executeRaw`
+    INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "observedIp", "observedUserAgent", "decidedBy", "provider")
+    SELECT ${randomId()}, u."id", ${activityKind("provider_unlinked")}, ${identityId}, ${new Date()}, ${origin.address}, ${origin.userAgent}, u."email", ${issuer}
+    FROM "User" u
+    WHERE u."id" = ${userId} AND NOT EXISTS (SELECT 1 FROM "FederatedIdentity" f WHERE f."id" = ${identityId})
     ON CONFLICT DO NOTHING`;
 }

@@ -31,14 +31,15 @@ export type StreamAnswer = { stream: true };
 export type TextAnswer = { text: true };
 
 /**
- * A form's answer: the operation's redirect, or on failure `back` (the form's page) with
- * ?error=<code> and, if `keep` is given, the cookie it makes of the fields sent (what the page
- * shows again).
+ * A form's answer: the operation's redirect, or on failure `back` (the form's page, which the
+ * error may decide) with ?error=<code> and, if `keep` is given, the cookie it makes of the fields
+ * sent (what the page shows again); `clear`: a cookie every failure clears (a spent flow's).
  */
 export type RedirectAnswer<P> = {
   redirect: true;
-  back(params: P, query: URLSearchParams): string;
+  back(params: P, query: URLSearchParams, error: ApiError): string;
   keep?(cfg: Config, fields: Record<string, string>, error: ApiError): string;
+  clear?(cfg: Config): string;
 };
 
 export type Answer<P, R> = JsonAnswer<R> | StreamAnswer | TextAnswer | RedirectAnswer<P>;

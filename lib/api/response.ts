@@ -61,10 +61,13 @@ function oauthErrorResponse(error: ApiError, bearerChallenge: boolean): Response
   return jsonResponse(status, { error: code, error_description: error.message }, headers);
 }
 
-/** 303 See Other to a path of this service, built on APP_URL (never on the request's Host). */
-export function redirectResponse(appUrl: string, path: string, setCookie?: string): Response {
-  const headers: Record<string, string> = { Location: new URL(path, appUrl).toString(), "Cache-Control": "no-store" };
-  if (setCookie !== undefined) headers["Set-Cookie"] = setCookie;
+/**
+ * 303 See Other to a path of this service, built on APP_URL (never on the request's Host), or to
+ * `to` as a URL elsewhere (the identity provider's authorization endpoint); each of `cookies` set.
+ */
+export function redirectResponse(appUrl: string, to: string | URL, cookies: readonly string[] = []): Response {
+  const headers = new Headers({ Location: (to instanceof URL ? to : new URL(to, appUrl)).toString(), "Cache-Control": "no-store" });
+  for (const cookie of cookies) headers.append("Set-Cookie", cookie);
   return new Response(null, { status: 303, headers });
 }
 

@@ -33,8 +33,11 @@ import { enterWaitingRoom, placesPerAddress } from "./waiting-room";
 
 export type RouteHandler = (request: Request, context: { params: Promise<RawParams> }) => Promise<Response>;
 
-/** A 303 See Other to a path of this site; with `session`, the browser's session starts (its token) or ends (null). */
-type Redirect = { to: string; session?: string | null };
+/**
+ * A 303 See Other to a path of this site (or a URL elsewhere: the identity provider); with
+ * `session`, the browser's session starts (its token) or ends (null); `cookies`, more to set.
+ */
+type Redirect = { to: string | URL; session?: string | null; cookies?: string[] };
 
 type Text = { contentType: string; body: string };
 
@@ -295,8 +298,8 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
         return textResponse(body, contentType);
       }
       if ("redirect" in answer) {
-        const { to, session } = result as Redirect;
-        return redirectResponse(cfg.appUrl, to, session === undefined ? undefined : session === null ? clearedSessionCookie(cfg) : sessionCookie(cfg, session));
+        const { to, session, cookies = [] } = result as Redirect;
+        return redirectResponse(cfg.appUrl, to, session === undefined ? cookies : [session === null ? clearedSessionCookie(cfg) : sessionCookie(cfg, session), ...cookies]);
       }
       const applied: Record<string, string> = wait === null ? {} : { "Preference-Applied": `wait=${wait}` };
       return jsonResponse(answer.status, result, { ...answer.headers?.(result), ...applied, ...(parked ? PARK : {}), ...nonce });
@@ -306,10 +309,10 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
       else if (!(error instanceof ApiError)) logUnexpectedError(request, error);
       const known = error instanceof ApiError ? error : busy ? databaseBusy() : new ApiError("internal_error", ERRORS.internal_error.example);
       if (!("redirect" in answer)) return withHeaders(errorResponse(known, op.errorEnvelope, takesBearer(op.auth), op.dialect), nonce);
-      const target = new URL(params === undefined ? "/" : answer.back(params, query()), cfg.appUrl);
+      const target = new URL(params === undefined ? "/" : answer.back(params, query(), known), cfg.appUrl);
       target.searchParams.set("error", known.code);
-      const kept = answer.keep && formFields ? answer.keep(cfg, formFields, known) : undefined;
-      return redirectResponse(cfg.appUrl, target.pathname + target.search, kept);
+      const kept = answer.keep && formFields ? [answer.keep(cfg, formFields, known)] : [];
+      return redirectResponse(cfg.appUrl, target.pathname + target.search, answer.clear ? [...kept, answer.clear(cfg)] : kept);
     } finally {
       if (!parked) leaveWaitingRoom?.();
     }

@@ -20,10 +20,12 @@ import { replacementSession, type SessionUser } from "./sessions";
  * that the new hash is stored.
  */
 export async function changePassword(cfg: Config, user: SessionUser, change: PasswordChange, origin: RequestOrigin): Promise<string | null> {
+  const prisma = await db();
+  const { passwordHash } = await prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } });
+  if (passwordHash === null) throw new ApiError("no_password", "This account has no password to change: it signs in through its identity provider or a passkey.");
   const holder = await checkPassword(cfg, user.email, change.current_password, origin);
   if (holder === null) throw new ApiError("wrong_password", "The current password is not right.");
   const newHash = await hashPassword(cfg, change.new_password);
-  const prisma = await db();
   const session = replacementSession(prisma, user.sessionId, origin, newHash);
   const [changed, started] = await statementsInOneTransaction([
     prisma.user.updateMany({ where: { id: user.id, passwordHash: holder.passwordHash }, data: { passwordHash: newHash } }),

@@ -49,8 +49,10 @@ export async function checkPassword(cfg: Config, email: string, password: string
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       const prisma = await db();
       const user = await prisma.user.findUnique({ where: { email }, select: { id: true, passwordHash: true } });
+      // An account without a password (it signs in through its identity provider) is checked
+      // like an unknown email: the same work, and never a match.
       const matches = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash(cfg)));
-      if (user !== null && matches) return user;
+      if (user !== null && user.passwordHash !== null && matches) return { id: user.id, passwordHash: user.passwordHash };
       wrongPassword = true;
       // Counted before the slot is released, so the next attempt's wait includes this failure.
       await recordEvent(rules.signInFailuresPerAccount, email);

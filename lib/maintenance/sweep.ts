@@ -4,6 +4,7 @@ import { db } from "../database/db";
 import { sweepPollClocks } from "../init/poll-interval";
 import { sweepEndedWindows } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
+import { sweepSpentFlows } from "../identity/spent-flows";
 import { sweepLinkApprovals } from "../links/link-approval-lifecycle";
 import { sweepDpopProofs } from "../oauth/dpop";
 import { sweepPasskeyChallenges } from "../passkeys/challenges";
@@ -12,7 +13,8 @@ import { keepProjectAliases } from "../projects/resolve-project";
 // Deletes what the service no longer needs, so the database does not grow without bound:
 // inits (with their secrets' hashes and poll clocks) INIT_RETENTION_SECONDS after they expired,
 // expired sessions and passkey challenges, link approvals past their expiry (docs/api.md, Compatibility), rate-limit counters
-// of windows that have ended, spent DPoP proofs past their window (lib/oauth/dpop.ts), activity
+// of windows that have ended, spent DPoP proofs past their window (lib/oauth/dpop.ts), completed
+// identity provider flows past their lifetime (lib/identity/spent-flows.ts), activity
 // events ACTIVITY_RETENTION_DAYS old, and OAuth logins past their end with their refresh tokens;
 // and records in the activity the inits that expired undecided, before deleting them. Every
 // instance may run it; every step is idempotent.
@@ -28,6 +30,7 @@ export type SweepResult = {
   activityEvents: number;
   oauthLogins: number;
   dpopProofs: number;
+  oidcCallbacks: number;
 };
 
 export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult> {
@@ -47,5 +50,6 @@ export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult>
   // An OAuth login past its end, with its refresh tokens (its access tokens ended with it).
   const oauthLogins = await prisma.oAuthLogin.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   const dpopProofs = await sweepDpopProofs(now);
-  return { inits: inits.count, pollClocks, sessions: sessions.count, passkeyChallenges, linkApprovals, rateLimits, expiries, activityEvents, oauthLogins: oauthLogins.count, dpopProofs };
+  const oidcCallbacks = await sweepSpentFlows(now);
+  return { inits: inits.count, pollClocks, sessions: sessions.count, passkeyChallenges, linkApprovals, rateLimits, expiries, activityEvents, oauthLogins: oauthLogins.count, dpopProofs, oidcCallbacks };
 }

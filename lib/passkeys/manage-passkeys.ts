@@ -1,8 +1,9 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
-import { passkeyRecord } from "../activity/record-activity";
+import { passkeyRemovedRecord } from "../activity/record-activity";
 import type { Config } from "../config";
-import { db, inOneTransaction } from "../database/db";
+import { db, statementsInOneTransaction } from "../database/db";
 import { ApiError, notFound } from "../errors";
+import { keepsAWayInCondition, lockAccount } from "../identity/manage-identities";
 import { requireStepUp } from "./step-up";
 
 // The settings page's passkeys: the list, removing one, and the switch "approvals need a passkey".
@@ -17,7 +18,8 @@ export async function listPasskeys(userId: string): Promise<PasskeySummary[]> {
 /**
  * Removes one of the account's passkeys, recorded in its activity in the same transaction. The
  * last one stays while approvals need a passkey (last_passkey): the setting would lock every
- * approval out.
+ * approval out; and while it is the account's one way to sign in (last_sign_in_method: no
+ * password, no identity provider).
  */
 export async function removePasskey(userId: string, passkeyId: string): Promise<string> {
   const prisma = await db();
@@ -27,9 +29,17 @@ export async function removePasskey(userId: string, passkeyId: string): Promise<
   if (needed && (await prisma.passkey.count({ where: { userId } })) === 1) {
     throw new ApiError("last_passkey", "This is your last passkey and your approvals need one. Turn that off first, or add another passkey.");
   }
-  // The event is copied from the row, so it is written before the row goes; of two removals at
-  // once, one event stays (ON CONFLICT DO NOTHING) and one delete counts.
-  await inOneTransaction(passkeyRecord(prisma, passkeyId, "passkey_removed"), prisma.passkey.deleteMany({ where: { id: passkeyId, userId } }));
+  // The account keeps a way to sign in (lib/identity/manage-identities.ts): decided in the delete.
+  // The event is written after it, if the passkey is gone; of two removals at once, one event
+  // stays (ON CONFLICT DO NOTHING).
+  const [, removed] = await statementsInOneTransaction([
+    lockAccount(prisma, userId),
+    prisma.$executeRaw`DELETE FROM "Passkey" WHERE "id" = ${passkeyId} AND "userId" = ${userId} AND ${keepsAWayInCondition(userId, { passkeyId })}`,
+    passkeyRemovedRecord(prisma, userId, passkeyId, passkey.name),
+  ]);
+  if (removed === 0 && (await prisma.passkey.count({ where: { id: passkeyId } })) > 0) {
+    throw new ApiError("last_sign_in_method", "This passkey is your last way to sign in. Link your identity provider first.");
+  }
   return passkey.name;
 }
 

@@ -24,6 +24,7 @@ import { ObservedAddress, ProximityNotice, ReportedAddress } from "../../address
 import { ReportControl, ReportedNotice } from "../../approval-report";
 import { ErrorAlert } from "../../form-parts";
 import { PasskeyStepUp } from "../../passkey-step-up";
+import { ProviderSignIn } from "../../provider-sign-in";
 import { approvalsNeedPasskey } from "@/lib/passkeys/step-up";
 
 /** The page's heading says the request's state; the live status re-renders the page when it changes. */
@@ -338,6 +339,7 @@ export default async function InitPage({
                 approve or deny. You will come back to this page, and it will show the device and addresses the request came from, and what to
                 check before you approve.
               </p>
+              {cfg.oidc === null ? null : <ProviderSignIn name={cfg.oidc.displayName} returnTo={returnTo} />}
             </section>
           ) : (
             <Decision

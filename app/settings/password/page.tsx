@@ -4,6 +4,7 @@ import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
 import { pageMessage } from "@/lib/errors";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
+import { signInMethods } from "@/lib/identity/manage-identities";
 import { DoneNotice, ErrorAlert } from "../../form-parts";
 import { SettingsNav } from "../settings-nav";
 
@@ -12,30 +13,41 @@ export const metadata: Metadata = { title: "Password" };
 export default async function PasswordPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await currentUser();
   if (user === null) redirect(withReturnTo("/signin", "/settings/password"));
-  const query = await searchParams;
+  const [query, methods] = await Promise.all([searchParams, signInMethods(user.id)]);
   return (
     <>
       <h1>Password</h1>
       <SettingsNav />
       <ErrorAlert message={pageMessage(query.error)} />
       <DoneNotice message={query.changed === "1" ? "Your password is changed. Every other session is signed out." : null} />
-      <form method="post" action="/settings/password/change" className="card stack">
-        <p className="muted">Changing your password signs out every other browser signed in to your account. This one stays signed in.</p>
-        {/* For password managers: the account the new password belongs to. */}
-        <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
-        <label>
-          Current password
-          <input name="current_password" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} />
-        </label>
-        <label>
-          New password
-          <input name="new_password" type="password" autoComplete="new-password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} aria-describedby="new-password-hint" />
-          <span className="hint" id="new-password-hint">
-            At least {PASSWORD_MIN} characters, not the current one.
-          </span>
-        </label>
-        <button type="submit">Change password</button>
-      </form>
+      {methods.password ? (
+        <ChangePasswordForm email={user.email} />
+      ) : (
+        <p className="card">Your account has no password: it signs in through your identity provider{methods.passkeys > 0 ? " or a passkey" : ""}.</p>
+      )}
     </>
+  );
+}
+
+/** The password change form: the current password and a new one. */
+function ChangePasswordForm({ email }: { email: string }) {
+  return (
+    <form method="post" action="/settings/password/change" className="card stack">
+      <p className="muted">Changing your password signs out every other browser signed in to your account. This one stays signed in.</p>
+      {/* For password managers: the account the new password belongs to. */}
+      <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
+      <label>
+        Current password
+        <input name="current_password" type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} />
+      </label>
+      <label>
+        New password
+        <input name="new_password" type="password" autoComplete="new-password" required minLength={PASSWORD_MIN} maxLength={PASSWORD_MAX} aria-describedby="new-password-hint" />
+        <span className="hint" id="new-password-hint">
+          At least {PASSWORD_MIN} characters, not the current one.
+        </span>
+      </label>
+      <button type="submit">Change password</button>
+    </form>
   );
 }

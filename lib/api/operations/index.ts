@@ -17,6 +17,7 @@ import { getLiveOperation } from "./get-live";
 import { getMetricsOperation } from "./get-metrics";
 import { getOpenApiDocumentOperation } from "./get-openapi-document";
 import { introspectTokenOperation } from "./introspect-token";
+import { oidcCallbackOperation, startOidcLinkOperation, startOidcSignInOperation, unlinkIdentityOperation } from "./oidc";
 import { addPasskeyOperation } from "./add-passkey";
 import { passkeyRegistrationOptionsOperation, passkeySignInOptionsOperation, passkeyStepUpOptionsOperation } from "./passkey-options";
 import { removePasskeyOperation } from "./remove-passkey";
@@ -71,10 +72,14 @@ export const OPERATIONS: readonly Operation[] = [
   savePrivacyOperation,
   passkeySignInOptionsOperation,
   signInWithPasskeyOperation,
+  startOidcSignInOperation,
+  oidcCallbackOperation,
   passkeyRegistrationOptionsOperation,
   addPasskeyOperation,
   removePasskeyOperation,
   setPasskeyApprovalsOperation,
   passkeyStepUpOptionsOperation,
   reportApprovalOperation,
+  startOidcLinkOperation,
+  unlinkIdentityOperation,
 ];

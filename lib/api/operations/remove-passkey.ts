@@ -10,5 +10,5 @@ export const removePasskeyOperation = operation({
   params: passkeyIdParamsSchema,
   body: { form: emptyFormSchema },
   answer: { redirect: true, back: () => "/settings/passkeys" },
-  errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "not_found", "last_passkey"],
+  errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "not_found", "last_passkey", "last_sign_in_method"],
 });

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/database/db";
 import { hashSecret } from "@/lib/secrets";
 import { databaseSnapshot } from "../../helpers/api";
+import { dispatch } from "../../helpers/in-process";
 import { COOKIE_NAME, newAccount, sessionTokenOf, signIn, signOut, signUp } from "../../helpers/forms";
 
 // The production cost, not the suites' low one (vitest.config.ts): a sign-up stores it.
@@ -97,5 +98,16 @@ describe("the cross-site check", () => {
     expect(sessionTokenOf(ok)).not.toBeNull();
     const refused = await signUp({ email: "nullorigin2@example.com", password: PASSWORD }, "", { origin: "null", "sec-fetch-site": "cross-site" });
     expect(refused.headers.get("location")).toBe("https://initlink.test/signup?error=cross_site_request");
+  });
+});
+
+// Without OIDC_ISSUER (this file sets none) there is no identity provider to sign in with.
+describe("signing in through an identity provider, none set up", () => {
+  it("refuses the button and the callback with oidc_not_configured, back to the sign-in page", async () => {
+    for (const path of ["/auth/oidc/start?returnTo=%2Fdevice", "/auth/oidc/callback?code=x&state=y"]) {
+      const response = await dispatch("GET", path, { headers: { "sec-fetch-site": "same-origin" } });
+      expect(response.status).toBe(303);
+      expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe("oidc_not_configured");
+    }
   });
 });

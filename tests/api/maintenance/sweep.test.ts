@@ -4,6 +4,7 @@ import { db } from "@/lib/database/db";
 import { consumeRateLimit } from "@/lib/limits/rate-limit";
 import { limitRules } from "@/lib/limits/rules";
 import { sweep } from "@/lib/maintenance/sweep";
+import { hashSecret, randomSecret } from "@/lib/secrets";
 import { createdInit, getInitStatus, pollClocks, rateLimitCounter, setRateLimitWindow } from "../../helpers/api";
 import { newAccount } from "../../helpers/forms";
 import { loggedIn, refresh } from "../../helpers/oauth";
@@ -40,7 +41,17 @@ describe("the sweeper", () => {
     const freshUser = await prisma.user.findUniqueOrThrow({ where: { email: fresh.email } });
     expect(await prisma.session.count({ where: { userId: freshUser.id } })).toBe(1);
     expect(await rateLimitCounter(`${rule.name}:198.51.100.2`)).not.toBeNull();
-    expect(await sweep(config(), now)).toEqual({ inits: 0, pollClocks: 0, sessions: 0, passkeyChallenges: 0, linkApprovals: 0, rateLimits: 0, expiries: 0, activityEvents: 0, oauthLogins: 0, dpopProofs: 0 });
+    expect(await sweep(config(), now)).toEqual({ inits: 0, pollClocks: 0, sessions: 0, passkeyChallenges: 0, linkApprovals: 0, rateLimits: 0, expiries: 0, activityEvents: 0, oauthLogins: 0, dpopProofs: 0, oidcCallbacks: 0 });
+  });
+
+  it("deletes the spent states of identity provider flows past their lifetime, and keeps the others", async () => {
+    const prisma = await db();
+    const now = Date.now();
+    const [ended, live] = [hashSecret(randomSecret()), hashSecret(randomSecret())];
+    await prisma.oidcCallback.create({ data: { id: ended, expiresAt: new Date(now - 1000) } });
+    await prisma.oidcCallback.create({ data: { id: live, expiresAt: new Date(now + 600_000) } });
+    expect(await sweep(config(), now)).toMatchObject({ oidcCallbacks: 1 });
+    expect((await prisma.oidcCallback.findMany({ where: { id: { in: [ended, live] } }, select: { id: true } })).map((row) => row.id)).toEqual([live]);
   });
 
   it("deletes an OAuth login past its end with its refresh tokens, and keeps a live one", async () => {

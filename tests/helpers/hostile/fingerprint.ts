@@ -29,6 +29,8 @@ const FINGERPRINTED = [
   ["PasskeyApprovals", "userId"],
   ["PasskeyChallenge", "id"],
   ["ResourceServerCredential", "id"],
+  ["FederatedIdentity", "id"],
+  ["OidcCallback", "id"],
 ] as const;
 
 type TableName = (typeof FINGERPRINTED)[number][0];

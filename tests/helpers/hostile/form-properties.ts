@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { expect } from "vitest";
 import { FORM_FLASH_COOKIE } from "@/lib/api/form-flash";
+import { clearedOidcFlowCookie, oidcFlowCookieName } from "@/lib/api/oidc-cookie";
 import { sessionCookieName } from "@/lib/api/session-cookie";
 import { config } from "@/lib/config";
 import { pageMessage, type ErrorCode } from "@/lib/errors";
@@ -38,7 +39,17 @@ const FORM_WRITES: Partial<Record<RouteName, { countedRefusals: readonly ErrorCo
   "POST /init/{id}/approve": { countedRefusals: [], backgroundTables: ["ProjectKey"] },
   // A code that matches no waiting request counts against the account and address (RFC 8628 §5.1).
   "POST /device/enter": { countedRefusals: ["unknown_user_code", "rate_limited"] },
+  // An identity provider's answer that passed the flow's checks counts as a sign-in attempt of the
+  // address before it is taken to the provider (lib/identity/callback.ts).
+  "GET /auth/oidc/callback": { countedRefusals: ["oidc_denied", "oidc_invalid_response", "oidc_unavailable", "oidc_no_email", "oidc_email_taken", "oidc_already_linked", "rate_limited"] },
 };
+
+/**
+ * The forms whose success leaves for the identity provider's authorization endpoint
+ * (lib/api/operations/oidc.ts), the flow in its cookie; and the one whose refusals clear that cookie.
+ */
+const PROVIDER_STARTS: readonly RouteName[] = ["GET /auth/oidc/start", "GET /auth/oidc/link"];
+const FLOW_ENDS: readonly RouteName[] = ["GET /auth/oidc/callback"];
 
 /** The forms whose success starts a session: there the Set-Cookie, not `error=` in Location, tells success from failure. */
 const SESSION_FORMS: readonly RouteName[] = ["POST /auth/signup", "POST /auth/signin"];
@@ -77,7 +88,8 @@ function readings(url: string): string[] {
 
 /**
  * Checks one form answer and returns its summary ("ok" or "error=<code>"): never a 5xx; a 303
- * whose Location is an absolute URL on APP_URL's origin; a failure carries exactly one `error`,
+ * whose Location is an absolute URL on APP_URL's origin (or, for a sign-in through the identity
+ * provider that starts, the provider's, with its flow's cookie); a failure carries exactly one `error`,
  * a code documented for the form (never internal_error) that the page has a message for, sets
  * no cookie, and writes nothing (but the documented counters); no password or session token of
  * the request appears in Location unless the request's own URL carried it.
@@ -101,6 +113,13 @@ export async function checkFormAnswer(route: RouteName, sent: FormSent, before: 
   }
   expect(target, `Location is not an absolute URL\n${observed}`).not.toBeNull();
   if (target === null || location === null) return "no location";
+  const provider = config().oidc;
+  if (PROVIDER_STARTS.includes(route) && provider !== null && target.origin === new URL(provider.issuer).origin) {
+    // A flow started: to the provider with the public halves of its checks, the rest sealed in the cookie.
+    expect(target.searchParams.get("code_challenge_method"), `a start without PKCE\n${observed}`).toBe("S256");
+    expect(setCookie, `a start without its flow\n${observed}`).toMatch(new RegExp(`^${oidcFlowCookieName(config())}=v1\\.`));
+    return "ok";
+  }
   expect(target.origin, `Location off APP_URL's origin\n${observed}`).toBe(appOrigin);
   expect(location.startsWith(`${appOrigin}/`), `Location does not start with APP_URL\n${observed}`).toBe(true);
 
@@ -127,6 +146,9 @@ export async function checkFormAnswer(route: RouteName, sent: FormSent, before: 
     for (const secret of sent.secrets.filter((value) => value.length >= 8)) {
       expect(kept.includes(secret), `the kept form carries a secret of the request: ${JSON.stringify(preview(secret))}\n${observed}`).toBe(false);
     }
+  } else if (FLOW_ENDS.includes(route)) {
+    // A flow is used once: every answer of the callback clears its cookie, and sets no other.
+    expect(setCookie, `a refusal sets a cookie other than the cleared flow\n${observed}`).toBe(clearedOidcFlowCookie(config()));
   } else {
     expect(setCookie, `a refusal sets a cookie\n${observed}`).toBeNull();
   }

@@ -59,8 +59,43 @@ describe("parseConfig", () => {
       legacyLinkApproval: { enabled: false, lifetimeMs: 300_000 },
       metricsToken: null,
       oauthClientIds: null,
+      oidc: null,
       passwordCost: "full",
     });
+  });
+
+  it("reads the OpenID Connect provider: the issuer, the client, the button's name (the issuer's host by default) and the scopes (openid email profile by default)", () => {
+    const provider = { OIDC_ISSUER: "https://login.example.com/realms/acme", OIDC_CLIENT_ID: "initlink", OIDC_CLIENT_SECRET: "s3cret" };
+    expect(parseConfig(withKey(provider)).oidc).toEqual({
+      issuer: "https://login.example.com/realms/acme",
+      clientId: "initlink",
+      clientSecret: "s3cret",
+      displayName: "login.example.com",
+      scopes: ["openid", "email", "profile"],
+    });
+    expect(parseConfig(withKey({ ...provider, OIDC_DISPLAY_NAME: " Acme SSO ", OIDC_SCOPES: " openid  email groups openid " })).oidc).toMatchObject({ displayName: "Acme SSO", scopes: ["openid", "email", "groups"] });
+    // A provider on this machine may be plain http (a developer's, the tests').
+    for (const issuer of ["http://localhost:8080/realms/dev", "http://127.0.0.1:4000", "http://[::1]:4000"]) expect(parseConfig(withKey({ ...provider, OIDC_ISSUER: issuer })).oidc?.issuer).toBe(issuer);
+  });
+
+  it.each([
+    [{ OIDC_ISSUER: "http://login.example.com" }, "OIDC_ISSUER must use https"],
+    [{ OIDC_ISSUER: "not a url" }, "OIDC_ISSUER must be an absolute URL"],
+    [{ OIDC_ISSUER: "https://login.example.com/?tenant=a" }, "OIDC_ISSUER must be the issuer's URL only"],
+    [{ OIDC_ISSUER: "https://user:pw@login.example.com" }, "OIDC_ISSUER must be the issuer's URL only"],
+    [{ OIDC_CLIENT_ID: "" }, "OIDC_ISSUER needs OIDC_CLIENT_ID"],
+    [{ OIDC_CLIENT_SECRET: "" }, "OIDC_ISSUER needs OIDC_CLIENT_SECRET"],
+    [{ OIDC_SCOPES: "email profile" }, "OIDC_SCOPES must list scopes separated by spaces, openid among them"],
+    [{ OIDC_SCOPES: 'openid "email"' }, "OIDC_SCOPES must list scopes"],
+    [{ OIDC_DISPLAY_NAME: "x".repeat(61) }, "OIDC_DISPLAY_NAME must be at most 60 characters"],
+    [{ OIDC_CLIENT_ID: "bad\u0007id" }, "OIDC_CLIENT_ID must be at most 255 characters without control characters"],
+  ])("refuses the provider's setting %o", (setting, message) => {
+    const provider = { OIDC_ISSUER: "https://login.example.com", OIDC_CLIENT_ID: "initlink", OIDC_CLIENT_SECRET: "s3cret" };
+    expect(() => parseConfig(withKey({ ...provider, ...setting }))).toThrow(message);
+  });
+
+  it("refuses the provider's other settings without OIDC_ISSUER", () => {
+    expect(() => parseConfig(withKey({ OIDC_CLIENT_ID: "initlink", OIDC_SCOPES: "openid" }))).toThrow("OIDC_CLIENT_ID, OIDC_SCOPES set without OIDC_ISSUER");
   });
 
   it("reads OAUTH_CLIENT_IDS as a list of client_ids, empty meaning any", () => {

@@ -1,0 +1,8 @@
+import { unlinkIdentityOperation } from "@/lib/api/operations/oidc";
+import { route } from "@/lib/api/route";
+import { unlinkIdentity } from "@/lib/identity/manage-identities";
+
+export const POST = route(unlinkIdentityOperation, async ({ auth: user, params, origin }) => {
+  await unlinkIdentity(user.id, params.id, origin);
+  return { to: "/settings/identity?unlinked=1" };
+});
