@@ -252,7 +252,7 @@ function buildDocument(): JsonObject {
       version: "1",
       description: [
         "A command-line client links itself to a person's project: it creates an init, the person approves it in the browser at `redirect_url`, the client polls the init (or waits with `Prefer: wait`, or follows its event stream) and collects an access token, then creates a project link with it.",
-        "Auth, per operation: none; the init's secret (optional, to collect the access token); a bearer access token (`ilat_…`); or a link's bearer JWT. The browser pages and their forms (sign-in, approve, access tokens) take a session cookie and are not part of this API.",
+        "Auth, per operation: none; the init's secret (optional, to collect the access token); a bearer access token (`ilat_…`); a link's bearer JWT; or, for introspection, a resource-server credential (HTTP Basic: client_secret_basic). The browser pages and their forms (sign-in, approve, access tokens, resource-server credentials) take a session cookie and are not part of this API.",
         "Every error answers JSON `{error, code}`; a method a path does not take answers 405 `method_not_allowed` with `Allow`. The codes:",
         `| code | status | meaning |\n| --- | --- | --- |\n${codes}`,
       ].join("\n\n"),

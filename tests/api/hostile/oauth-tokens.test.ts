@@ -175,7 +175,7 @@ describe("hostile input: refresh, revocation and introspection", () => {
           secrets: liveSecrets(),
         }),
       );
-      expectSuccesses("POST /api/oauth/introspect", "200, an introspection", answered.get(200) ?? 0, 100);
+      expectSuccesses("POST /api/oauth/introspect", "200, an introspection", answered.get(200) ?? 0, 60);
     },
     PROPERTY_TIMEOUT_MS,
   );
