@@ -11,11 +11,12 @@ import { providerConfiguration, providerFailure, providerSettings, redirectUri }
 import { flowSpent } from "./spent-flows";
 
 // The provider's redirect back (OpenID Connect Core §3.1.2.5): the browser brings the answer
-// (`code`, `state`, `iss`; or `error`), and its cookie the flow it started. Every check comes
-// before anything is written, in the order of the rules: the flow is this browser's, the state is
-// its own, the flow did not complete before; then openid-client exchanges the code (PKCE's
-// verifier, client_secret_basic) and verifies the ID token (signature from the provider's JWKS,
-// issuer, audience, expiry, nonce), and only then is an account found, made or linked.
+// (`code`, `state`, `iss`; or `error`), and its cookie the flow it started. The checks come in the
+// order of the rules, before anything is asked of the provider or written: the flow is this
+// browser's, the state is its own, a link's session is the one that started it, the flow did not
+// complete before. Then the address's sign-in counter, openid-client's code exchange (PKCE's
+// verifier, client_secret_basic) and its checks of the ID token (signature from the provider's
+// JWKS, issuer, audience, expiry, nonce); only then is an account found, made or linked.
 
 /** What a completed flow did: a session to start and where to go on, or the provider linked. */
 export type FinishedFlow = { purpose: "sign_in"; session: string; returnTo: string } | { purpose: "link" };

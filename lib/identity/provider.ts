@@ -14,7 +14,7 @@ export type ProviderSettings = NonNullable<Config["oidc"]>;
 
 const REDISCOVER_AFTER_MS = 60 * 60_000;
 /** Seconds each request to the provider may take: a provider that hangs holds no sign-in for long. */
-export const PROVIDER_TIMEOUT_SECONDS = 10;
+const PROVIDER_TIMEOUT_SECONDS = 10;
 
 type Discovered = { at: number; configuration: Promise<client.Configuration> };
 const discovered = processWide("oidc-provider-configurations", () => new Map<string, Discovered>());

@@ -34,7 +34,9 @@ type GrantContext = { oidc: { client: { clientId: string }; session: { accountId
  */
 export async function startTestProvider(redirectUri: string, { claimsInIdToken = false }: { claimsInIdToken?: boolean } = {}): Promise<TestProvider> {
   const accounts = new Map<string, AccountClaims>();
-  const server: Server = createServer();
+  // Idle connections are closed by the client first (undici after 4 s), never by this server as
+  // the client reuses one: that race reset a token request now and then.
+  const server: Server = createServer({ keepAliveTimeout: 60_000 });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const issuer = `http://127.0.0.1:${port}`;
