@@ -4,7 +4,9 @@ import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
 import { pageMessage } from "@/lib/errors";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
+import { passkeysToReview } from "@/lib/passkeys/manage-passkeys";
 import { DoneNotice, ErrorAlert } from "../../form-parts";
+import { PasskeyReview } from "../passkey-entry";
 import { SettingsNav } from "../settings-nav";
 
 export const metadata: Metadata = { title: "Password" };
@@ -13,12 +15,16 @@ export default async function PasswordPage({ searchParams }: { searchParams: Pro
   const user = await currentUser();
   if (user === null) redirect(withReturnTo("/signin", "/settings/password"));
   const query = await searchParams;
+  const changed = query.changed === "1";
+  // Once it is changed: the passkeys, which still sign in without the password.
+  const review = changed ? await passkeysToReview(user.id) : null;
   return (
     <>
       <h1>Password</h1>
       <SettingsNav />
       <ErrorAlert message={pageMessage(query.error)} />
-      <DoneNotice message={query.changed === "1" ? "Your password is changed. Every other session is signed out." : null} />
+      <DoneNotice message={changed ? "Your password is changed. Every other session is signed out." : null} />
+      {review ? <PasskeyReview {...review} /> : null}
       <form method="post" action="/settings/password/change" className="card stack">
         <p className="muted">Changing your password signs out every other browser signed in to your account. This one stays signed in.</p>
         {/* For password managers: the account the new password belongs to. */}
