@@ -38,6 +38,8 @@ const FORM_WRITES: Partial<Record<RouteName, { countedRefusals: readonly ErrorCo
   "POST /init/{id}/approve": { countedRefusals: [], backgroundTables: ["ProjectKey"] },
   // A code that matches no waiting request counts against the account and address (RFC 8628 §5.1).
   "POST /device/enter": { countedRefusals: ["unknown_user_code", "rate_limited"] },
+  // A wrong current password counts as a failed sign-in would (lib/auth/password-check.ts).
+  "POST /settings/password/change": { countedRefusals: ["wrong_password", "rate_limited"] },
 };
 
 /** The forms whose success starts a session: there the Set-Cookie, not `error=` in Location, tells success from failure. */

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, expect } from "vitest";
-import { type RouteName, documentedAnswers, speaksOAuth } from "./documented";
+import { takesBearer } from "@/lib/api/authenticate";
+import { type RouteName, documentedAnswers, operationNamed, speaksOAuth } from "./documented";
 import { type Fingerprint, changedTables, databaseFingerprint } from "./fingerprint";
 import { type BodySpec, type HeaderList, buildRequest, describeBody, describeHeaders, preview, requestBody } from "./generators";
 
@@ -116,7 +117,7 @@ export async function checkAnswer(route: RouteName, sent: Sent, before: Fingerpr
   // A route that takes a bearer names the Bearer scheme on its 401 (RFC 6750 §3), or DPoP's for a
   // DPoP-bound token or its proof (RFC 9449 §7.1); the session cookie's route names none.
   const challenge = response.headers.get("www-authenticate");
-  if (response.status === 401 && route === "POST /settings/tokens/create") expect(challenge, `Bearer challenge on a cookie route\n${observed}`).toBeNull();
+  if (response.status === 401 && !takesBearer(operationNamed(route).auth)) expect(challenge, `Bearer challenge on a cookie route\n${observed}`).toBeNull();
   else if (response.status === 401 && (code === "invalid_dpop_proof" || code === "use_dpop_nonce")) expect(challenge ?? "", `DPoP error without a DPoP challenge\n${observed}`).toMatch(/^DPoP\b/);
   else if (response.status === 401) expect(challenge ?? "", `401 without WWW-Authenticate\n${observed}`).toMatch(/^(Bearer|DPoP)\b/);
   if (response.status === 429) expect(response.headers.get("retry-after") ?? "", `429 without Retry-After\n${observed}`).toMatch(/^[1-9][0-9]*$/);
