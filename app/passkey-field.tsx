@@ -4,6 +4,7 @@ import {
   browserSupportsWebAuthn,
   startAuthentication,
   startRegistration,
+  type AuthenticationResponseJSON,
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/browser";
@@ -14,40 +15,59 @@ import { ErrorAlert } from "./form-parts";
 // The passkey half of a plain form: a hidden field that this script fills with the browser's
 // answer (@simplewebauthn/browser) before the form goes. On submit it fetches options with a
 // challenge from the server, asks the browser for the passkey, puts the answer in the field and
-// submits the form again; the server checks the answer when the form arrives. Without
-// JavaScript the field stays empty and the server says what is missing.
+// submits the form again; the server checks the answer when the form arrives. Adding a passkey
+// first sends the proof the server asks for before it hands out the options (an existing
+// passkey's assertion, or the password typed). Without JavaScript the field stays empty and the
+// server says what is missing.
+
+/**
+ * How adding a passkey is confirmed before the browser makes one (lib/passkeys/register-passkey.ts):
+ * with one of the account's passkeys, or with its current password, typed in the input `inputId`.
+ */
+export type AddingProof = { by: "passkey" } | { by: "password"; inputId: string };
 
 /** Which ceremony: adding a passkey, signing in with one, or confirming one approval (or the settings switch). */
-export type Ceremony = { kind: "register" } | { kind: "sign_in" } | { kind: "step_up"; for: StepUpRequest["for"] };
+export type Ceremony = { kind: "register"; proof: AddingProof } | { kind: "sign_in" } | { kind: "step_up"; for: StepUpRequest["for"] };
 
 const errorOf = (body: unknown): string | null =>
   typeof body === "object" && body !== null && "error" in body && typeof body.error === "string" ? body.error : null;
 
-/** The server's options for the ceremony: made by @simplewebauthn/server for it (lib/passkeys/). */
-async function options<T>(ceremony: Ceremony): Promise<T> {
-  const request =
-    ceremony.kind === "register"
-      ? { url: "/settings/passkeys/options", body: null }
-      : ceremony.kind === "sign_in"
-        ? { url: "/auth/passkey/options", body: null }
-        : { url: "/auth/passkey/step-up", body: JSON.stringify({ for: ceremony.for }) };
-  const response = await fetch(request.url, {
+/** The server's options for a ceremony (made by @simplewebauthn/server, lib/passkeys/), fetched from `url` with `body`. */
+async function options<T>(url: string, body: unknown): Promise<T> {
+  const response = await fetch(url, {
     method: "POST",
-    body: request.body,
-    headers: request.body === null ? {} : { "content-type": "application/json" },
+    body: body === null ? null : JSON.stringify(body),
+    headers: body === null ? {} : { "content-type": "application/json" },
     cache: "no-store",
   });
   if (!response.ok) throw new Error(errorOf(await response.json()) ?? "The server gave no passkey options. Please try again.");
   return response.json();
 }
 
+/** The assertion made for `request`, with one of the account's passkeys. */
+async function stepUp(request: StepUpRequest["for"]): Promise<AuthenticationResponseJSON> {
+  return startAuthentication({ optionsJSON: await options<PublicKeyCredentialRequestOptionsJSON>("/auth/passkey/step-up", { for: request }) });
+}
+
+/** What shows that the person holds the account, before a passkey is added: an assertion, or the password typed. */
+async function addingProof(proof: AddingProof): Promise<Record<string, unknown>> {
+  if (proof.by === "passkey") return { passkey_assertion: await stepUp({ kind: "add_passkey" }) };
+  const input = document.getElementById(proof.inputId);
+  return { current_password: input instanceof HTMLInputElement ? input.value : "" };
+}
+
 async function answer(ceremony: Ceremony): Promise<string> {
   if (!browserSupportsWebAuthn()) throw new Error("This browser cannot use passkeys.");
-  const result =
-    ceremony.kind === "register"
-      ? await startRegistration({ optionsJSON: await options<PublicKeyCredentialCreationOptionsJSON>(ceremony) })
-      : await startAuthentication({ optionsJSON: await options<PublicKeyCredentialRequestOptionsJSON>(ceremony) });
-  return JSON.stringify(result);
+  switch (ceremony.kind) {
+    case "register":
+      return JSON.stringify(
+        await startRegistration({ optionsJSON: await options<PublicKeyCredentialCreationOptionsJSON>("/settings/passkeys/options", await addingProof(ceremony.proof)) }),
+      );
+    case "sign_in":
+      return JSON.stringify(await startAuthentication({ optionsJSON: await options<PublicKeyCredentialRequestOptionsJSON>("/auth/passkey/options", null) }));
+    case "step_up":
+      return JSON.stringify(await stepUp(ceremony.for));
+  }
 }
 
 export function PasskeyField({ name, ceremony, failure }: { name: string; ceremony: Ceremony; failure: string }) {

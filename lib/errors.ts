@@ -77,7 +77,7 @@ export const ERRORS = {
   },
   wrong_password: {
     status: 401,
-    meaning: "On the password change form, the current password is not right (pages only).",
+    meaning: "On the password change form, or adding a passkey to an account without one, the current password is not right (pages only).",
     example: "The current password is not right.",
     page: "The current password is not right. Nothing was changed.",
   },
@@ -103,6 +103,12 @@ export const ERRORS = {
     meaning: "A first sign-in through the provider: neither its ID token nor its UserInfo gave an email address, which a new account needs (pages only).",
     example: "Your identity provider did not share an email address, which a new account needs.",
     page: "Your identity provider did not share your email address, which a new account here needs. Ask its administrator to release the email claim, or sign up with a password.",
+  },
+  password_required: {
+    status: 401,
+    meaning: "Adding a passkey to an account without one needs the account's current password (pages only).",
+    example: "Type your current password to add a passkey.",
+    page: "Type your current password to add a passkey.",
   },
   invalid_secret: { status: 401, meaning: "The init secret is malformed or is not this init's.", example: "The secret does not belong to this init." },
   invalid_token: {
@@ -148,7 +154,8 @@ export const ERRORS = {
   },
   passkey_required: {
     status: 403,
-    meaning: "The account's approvals need a passkey, and the approval came without a passkey assertion made for it (pages only).",
+    meaning:
+      "The account's approvals need a passkey, and the approval came without a passkey assertion made for it; or a passkey is being added to an account that has one, without an assertion of one of them made for adding it (pages only).",
     example: "Your approvals need a passkey: confirm this approval with one of your passkeys.",
     page: "Your account's approvals need a passkey. Approve again and confirm with one of your passkeys when your browser asks.",
   },

@@ -15,6 +15,19 @@ export async function listPasskeys(userId: string): Promise<PasskeySummary[]> {
   return prisma.passkey.findMany({ where: { userId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true, name: true, createdAt: true, lastUsedAt: true } });
 }
 
+/** A passkey added this recently is named after a password change or signing the other sessions out. */
+export const RECENT_PASSKEY_MS = 24 * 60 * 60_000;
+
+/**
+ * What the person reviews after changing the password or signing the other sessions out: a
+ * passkey signs in without the password, so one added by someone who held a session outlives
+ * both. The account's passkeys, and those added in the last RECENT_PASSKEY_MS.
+ */
+export async function passkeysToReview(userId: string, now = Date.now()): Promise<{ passkeys: PasskeySummary[]; recent: PasskeySummary[] }> {
+  const passkeys = await listPasskeys(userId);
+  return { passkeys, recent: passkeys.filter((passkey) => passkey.createdAt.getTime() > now - RECENT_PASSKEY_MS) };
+}
+
 /**
  * Removes one of the account's passkeys, recorded in its activity in the same transaction. The
  * last one stays while approvals need a passkey (last_passkey): the setting would lock every

@@ -7,38 +7,63 @@ import {
 } from "@simplewebauthn/server";
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import { passkeyRecord } from "../activity/record-activity";
+import { checkPassword } from "../auth/password-check";
 import type { SessionUser } from "../auth/sessions";
 import type { Config } from "../config";
 import { db, inOneTransaction, isUniqueViolation } from "../database/db";
 import { ApiError, passkeyRejected } from "../errors";
-import { consumeRateLimit } from "../limits/rate-limit";
+import { countedUnlessRefused } from "../limits/rate-limit";
 import { limitRules, PASSKEYS_PER_ACCOUNT } from "../limits/rules";
+import type { RequestOrigin } from "../request-origin";
 import { randomId } from "../secrets";
 import { issueChallenge, useAnsweredChallenge } from "./challenges";
 import { RP_NAME, relyingParty } from "./relying-party";
+import type { RegistrationProof } from "./schemas";
+import { stepUpSubject } from "./step-up";
+import { verifyAssertion } from "./verify-assertion";
 
 // Adding a passkey on /settings/passkeys (W3C WebAuthn Level 3 §7.1, verified by
-// SimpleWebAuthn): the options name this service, the account and the passkeys it already has
-// (so one authenticator is not added twice), and ask for a discoverable credential (sign-in
-// without an email) with user verification. The answer must be for a challenge handed to this
-// account for registration, made on this origin; it is stored with its name and recorded in the
-// activity, in one transaction.
+// SimpleWebAuthn). A new passkey signs in and confirms approvals as the others do, so a session
+// alone must not add one: the options, and with them the registration challenge, are handed out
+// only for a fresh proof that the person holds the account. On an account with a passkey, an
+// assertion of one of them made for adding a passkey (a step-up challenge for "add_passkey":
+// bound to the account, used once, five minutes); on one without, its current password, checked
+// as every password is (lib/auth/password-check.ts: the same slot, wait and counters as sign-in).
+// The options name this service, the account and the passkeys it already has (so one
+// authenticator is not added twice), and ask for a discoverable credential (sign-in without an
+// email) with user verification. The answer must be for a challenge handed to this account for
+// registration, made on this origin; it is stored with its name and recorded in the activity,
+// in one transaction.
 
-export async function registrationOptions(cfg: Config, user: SessionUser): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  await consumeRateLimit(limitRules(cfg).passkeyChallengesPerAccount, user.id);
-  const prisma = await db();
-  const existing = await prisma.passkey.findMany({ where: { userId: user.id }, select: { credentialId: true, transports: true } });
-  const challenge = await issueChallenge({ purpose: "register", userId: user.id, subject: null });
-  return generateRegistrationOptions({
-    rpName: RP_NAME,
-    rpID: relyingParty(cfg).id,
-    userName: user.email,
-    // The account's id, not its email: the authenticator keeps it as the passkey's user handle.
-    userID: new TextEncoder().encode(user.id),
-    challenge: isoBase64URL.toBuffer(challenge),
-    attestationType: "none",
-    excludeCredentials: existing.map((passkey) => ({ id: passkey.credentialId, transports: passkey.transports?.split(",") })),
-    authenticatorSelection: { residentKey: "required", userVerification: "required" },
+/** The proof adding a passkey needs: an assertion of one of the account's passkeys if it has any, else its current password. */
+async function confirmHolder(cfg: Config, user: SessionUser, hasPasskey: boolean, proof: RegistrationProof, origin: RequestOrigin): Promise<void> {
+  if (hasPasskey) {
+    if (proof.passkey_assertion === undefined) throw new ApiError("passkey_required", "Your account has a passkey: confirm with one of your passkeys to add another.");
+    await verifyAssertion(cfg, proof.passkey_assertion, { purpose: "step_up", userId: user.id, subject: stepUpSubject({ kind: "add_passkey" }) });
+    return;
+  }
+  if (proof.current_password === undefined) throw new ApiError("password_required", "Type your current password to add a passkey.");
+  if ((await checkPassword(cfg, user.email, proof.current_password, origin)) === null) throw new ApiError("wrong_password", "The current password is not right.");
+}
+
+/** The options for a new passkey, once `proof` shows the person holds the account; a refused request does not count against the account's challenges. */
+export async function registrationOptions(cfg: Config, user: SessionUser, proof: RegistrationProof, origin: RequestOrigin): Promise<PublicKeyCredentialCreationOptionsJSON> {
+  return countedUnlessRefused(limitRules(cfg).passkeyChallengesPerAccount, user.id, async () => {
+    const prisma = await db();
+    const existing = await prisma.passkey.findMany({ where: { userId: user.id }, select: { credentialId: true, transports: true } });
+    await confirmHolder(cfg, user, existing.length > 0, proof, origin);
+    const challenge = await issueChallenge({ purpose: "register", userId: user.id, subject: null });
+    return generateRegistrationOptions({
+      rpName: RP_NAME,
+      rpID: relyingParty(cfg).id,
+      userName: user.email,
+      // The account's id, not its email: the authenticator keeps it as the passkey's user handle.
+      userID: new TextEncoder().encode(user.id),
+      challenge: isoBase64URL.toBuffer(challenge),
+      attestationType: "none",
+      excludeCredentials: existing.map((passkey) => ({ id: passkey.credentialId, transports: passkey.transports?.split(",") })),
+      authenticatorSelection: { residentKey: "required", userVerification: "required" },
+    });
   });
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/server";
-import { PASSKEY_NAME_MAX, PASSKEY_RESPONSE_MAX } from "../field-lengths";
+import { PASSKEY_NAME_MAX, PASSKEY_RESPONSE_MAX, PASSWORD_MAX } from "../field-lengths";
 import { requiredText } from "../text";
 
 // The passkey forms: what @simplewebauthn/browser made of the authenticator's answer, sent as
@@ -60,6 +60,19 @@ const jsonField = <T>(schema: z.ZodType<T, unknown>) =>
 export const registrationField = jsonField<RegistrationResponseJSON>(registrationResponseSchema);
 export const assertionField = jsonField<AuthenticationResponseJSON>(authenticationResponseSchema);
 
+/**
+ * What the settings page's script sends for the options of a new passkey (JSON): the proof that
+ * the person holds the account, asked for before a registration challenge is handed out. An
+ * assertion of one of its passkeys made for adding one (lib/passkeys/step-up.ts), or, on an
+ * account without a passkey, its current password; which one the account needs is decided there.
+ */
+export const registrationProofSchema = z.object({
+  passkey_assertion: authenticationResponseSchema.optional(),
+  current_password: z.string().min(1, { error: "must not be empty" }).max(PASSWORD_MAX, { error: `must be at most ${PASSWORD_MAX} characters` }).optional(),
+});
+
+export type RegistrationProof = z.infer<typeof registrationProofSchema>;
+
 /** The settings page's new-passkey form. */
 export const addPasskeyFormSchema = z.object({ name: requiredText(PASSKEY_NAME_MAX), credential: registrationField });
 
@@ -78,12 +91,13 @@ export const passkeyIdParamsSchema = z.object({ id: z.string() });
 /** The settings switch "approvals need a passkey". */
 export const passkeyApprovalsFormSchema = z.intersection(z.object({ required: z.enum(["on", "off"], { error: "must be on or off" }) }), stepUpFieldsSchema);
 
-/** What a step-up assertion is asked for: one init's approval, one link's, or turning the setting off. */
+/** What a step-up assertion is asked for: one init's approval, one link's, turning the setting off, or adding a passkey. */
 export const stepUpRequestSchema = z.object({
   for: z.union([
     z.object({ kind: z.literal("init"), id: z.string().max(100) }),
     z.object({ kind: z.literal("link"), projectId: z.string().max(100), iv: z.string().max(100) }),
     z.object({ kind: z.literal("settings") }),
+    z.object({ kind: z.literal("add_passkey") }),
   ]),
 });
 

@@ -16,7 +16,8 @@ import { verifyAssertion } from "./verify-assertion";
 // very approval (its subject: the init's id, or the link's project and iv) at most
 // CHALLENGE_LIFETIME_MS before, and used once. A passkey sign-in, or an assertion made for
 // another approval, does not count. Turning the setting off needs one too (subject "settings"),
-// so a borrowed session cannot switch it off quietly.
+// so a borrowed session cannot switch it off quietly; so does adding a passkey to an account that
+// has one (subject "add_passkey", lib/passkeys/register-passkey.ts), whatever the setting.
 
 /** What a step-up challenge is bound to. */
 export function stepUpSubject(request: StepUpRequest["for"]): string {
@@ -27,6 +28,8 @@ export function stepUpSubject(request: StepUpRequest["for"]): string {
       return `link:${request.projectId}:${request.iv}`;
     case "settings":
       return "settings";
+    case "add_passkey":
+      return "add_passkey";
   }
 }
 

@@ -186,8 +186,8 @@ test("the bad-request page", async ({ browser }) => {
 });
 
 // Issue 28, item 2: the passkeys page with a passkey (added with Chromium's virtual
-// authenticator, on COMPAT_URL's host name), approvals needing one and a refusal shown, and the
-// init page's approve form asking for a passkey.
+// authenticator, on COMPAT_URL's host name), approvals needing one and a refusal shown, the
+// passkeys listed to check after signing out, and the init page's approve form asking for a passkey.
 test("the passkeys page, and the init page when approvals need a passkey", async ({ browser, request }) => {
   const setup = await browser.newContext();
   const page = await setup.newPage();
@@ -198,6 +198,8 @@ test("the passkeys page, and the init page when approvals need a passkey", async
   await setup.close();
   const guarded = { site: COMPAT_URL, session };
   await auditEverywhere(browser, `${COMPAT_URL}/settings/passkeys?error=last_passkey`, { person: guarded, shot: "passkeys" });
+  // "Check your passkeys", naming the one added in the last day, as after signing sessions out.
+  await auditEverywhere(browser, `${COMPAT_URL}/settings/sessions?signedOut=1`, { person: guarded, shot: "passkeys-review" });
   const init = await initOn(over(request, COMPAT_URL));
   await auditEverywhere(browser, init.redirect_url, { person: guarded, shot: "init-passkey" });
 });

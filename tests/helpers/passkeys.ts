@@ -3,6 +3,7 @@ import type { AuthenticationResponseJSON, PublicKeyCredentialCreationOptionsJSON
 import { isoCBOR } from "@simplewebauthn/server/helpers";
 import { dispatch } from "./in-process";
 import { cookieHeader, SITE } from "./forms";
+import { PASSWORD } from "./journey.mjs";
 
 // A software authenticator for the API tests: it makes real ES256 credentials and signs real
 // assertions (W3C WebAuthn Level 3 §6.1 authenticator data, "none" attestation), as a browser's
@@ -83,7 +84,8 @@ function postJson(path: string, body: unknown, headers: Record<string, string> =
   return dispatch("POST", path, { body: body === undefined ? null : JSON.stringify(body), headers: { origin: SITE, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers } });
 }
 
-export const registrationOptions = (session: string) => postJson("/settings/passkeys/options", undefined, cookieHeader(session));
+/** The options for a new passkey, for `proof` (as the settings page's script sends it: lib/passkeys/register-passkey.ts). */
+export const registrationOptions = (session: string, proof: unknown, headers: Record<string, string> = {}) => postJson("/settings/passkeys/options", proof, { ...cookieHeader(session), ...headers });
 export const signInOptions = (headers: Record<string, string> = {}) => postJson("/auth/passkey/options", undefined, headers);
 export const stepUpOptions = (session: string, approval: unknown) => postJson("/auth/passkey/step-up", { for: approval }, cookieHeader(session));
 
@@ -92,9 +94,21 @@ export const removePasskeyForm = (session: string, id: string) => postForm(`/set
 export const passkeySignInForm = (credential: unknown, query = "") => postForm(`/auth/passkey${query}`, { credential: JSON.stringify(credential) });
 export const approvalsSettingForm = (session: string, fields: Record<string, string>) => postForm("/settings/passkeys/approvals", fields, cookieHeader(session));
 
-/** Adds a passkey made by `authenticator` to the account; returns its id. */
-export async function addedPasskey(session: string, authenticator: SoftwareAuthenticator, name = "laptop"): Promise<string> {
-  const options = await (await registrationOptions(session)).json();
+/** What confirms adding a passkey: the account's password, or an assertion by an authenticator holding one of its passkeys. */
+export type AddingProof = { password: string } | { passkey: SoftwareAuthenticator };
+
+/** The proof in the options request's body: an assertion is made for a fresh step-up challenge for "add_passkey". */
+export async function proofBody(session: string, proof: AddingProof): Promise<Record<string, unknown>> {
+  if ("password" in proof) return { current_password: proof.password };
+  const options = await (await stepUpOptions(session, { kind: "add_passkey" })).json();
+  return { passkey_assertion: proof.passkey.assert(options) };
+}
+
+/** Adds a passkey made by `authenticator` to the account, confirmed by `proof` (the password, for a first passkey); returns its id. */
+export async function addedPasskey(session: string, authenticator: SoftwareAuthenticator, name = "laptop", proof: AddingProof = { password: PASSWORD }): Promise<string> {
+  const answer = await registrationOptions(session, await proofBody(session, proof));
+  if (answer.status !== 200) throw new Error(`the options for a new passkey answered ${answer.status} ${await answer.text()}`);
+  const options = await answer.json();
   const response = await addPasskeyForm(session, name, authenticator.register(options));
   const location = response.headers.get("location") ?? "";
   const id = new URL(location, SITE).searchParams.get("added");

@@ -3,12 +3,12 @@ import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
 import { pageMessage } from "@/lib/errors";
-import { PASSKEY_NAME_MAX } from "@/lib/field-lengths";
-import { listPasskeys, type PasskeySummary } from "@/lib/passkeys/manage-passkeys";
+import { PASSKEY_NAME_MAX, PASSWORD_MAX } from "@/lib/field-lengths";
+import { listPasskeys } from "@/lib/passkeys/manage-passkeys";
 import { approvalsNeedPasskey } from "@/lib/passkeys/step-up";
 import { DoneNotice, ErrorAlert } from "../../form-parts";
-import { LocalTime } from "../../local-time";
 import { PasskeyField } from "../../passkey-field";
+import { PasskeyEntry } from "../passkey-entry";
 import { SettingsNav } from "../settings-nav";
 
 export const metadata: Metadata = { title: "Passkeys" };
@@ -18,38 +18,42 @@ const APPROVALS_NOTICE: Record<string, string> = {
   off: "Approvals no longer need a passkey.",
 };
 
-/** Remove in two steps, as Revoke is on the tokens page: a disclosure, then the button that posts. */
-function RemoveControl({ passkey, titleId }: { passkey: PasskeySummary; titleId: string }) {
-  return (
-    <details className="confirm">
-      <summary aria-describedby={titleId}>Remove…</summary>
-      <form method="post" action={`/settings/passkeys/${passkey.id}/remove`} className="stack">
-        <p>Remove the passkey “{passkey.name}”? It can no longer sign you in or confirm approvals here. Remove it from the device too.</p>
-        <button type="submit" className="danger">
-          Yes, remove
-        </button>
-      </form>
-    </details>
-  );
-}
+const ADD_PASSWORD_INPUT = "add-passkey-password";
 
-function PasskeyEntry({ passkey }: { passkey: PasskeySummary }) {
-  const titleId = `passkey-${passkey.id}`;
+/**
+ * A new passkey signs in as the password does, so adding one asks first for one of the
+ * account's passkeys or, on an account without one, for its password (lib/passkeys/register-passkey.ts).
+ */
+function AddPasskeyForm({ email, hasPasskey }: { email: string; hasPasskey: boolean }) {
   return (
-    <li>
-      <p className="entry-title" id={titleId}>
-        {passkey.name}
-      </p>
-      <dl className="facts">
-        <dt>Added</dt>
-        <dd>
-          <LocalTime value={passkey.createdAt} />
-        </dd>
-        <dt>Last used</dt>
-        <dd>{passkey.lastUsedAt ? <LocalTime value={passkey.lastUsedAt} /> : "never"}</dd>
-      </dl>
-      <RemoveControl passkey={passkey} titleId={titleId} />
-    </li>
+    <form method="post" action="/settings/passkeys/add" className="card stack" aria-labelledby="new-passkey-heading">
+      <h2 id="new-passkey-heading">Add a passkey</h2>
+      <label>
+        Passkey name
+        <input name="name" type="text" required maxLength={PASSKEY_NAME_MAX} autoComplete="off" placeholder="e.g. work laptop" />
+      </label>
+      {hasPasskey ? (
+        <p className="muted">To confirm it is you, your browser first asks for one of your passkeys, then makes the new one.</p>
+      ) : (
+        <>
+          {/* For password managers: the account the password belongs to. Neither field is sent with the form. */}
+          <input type="text" autoComplete="username" value={email} readOnly hidden />
+          <label>
+            Current password
+            <input id={ADD_PASSWORD_INPUT} type="password" autoComplete="current-password" required maxLength={PASSWORD_MAX} aria-describedby="add-passkey-password-hint" />
+            <span className="hint" id="add-passkey-password-hint">
+              To confirm it is you: a passkey signs in as your password does.
+            </span>
+          </label>
+        </>
+      )}
+      <PasskeyField
+        name="credential"
+        ceremony={{ kind: "register", proof: hasPasskey ? { by: "passkey" } : { by: "password", inputId: ADD_PASSWORD_INPUT } }}
+        failure="No passkey was added."
+      />
+      <button type="submit">Add passkey</button>
+    </form>
   );
 }
 
@@ -109,15 +113,7 @@ export default async function PasskeysPage({ searchParams }: { searchParams: Pro
           ))}
         </ul>
       )}
-      <form method="post" action="/settings/passkeys/add" className="card stack" aria-labelledby="new-passkey-heading">
-        <h2 id="new-passkey-heading">Add a passkey</h2>
-        <label>
-          Passkey name
-          <input name="name" type="text" required maxLength={PASSKEY_NAME_MAX} autoComplete="off" placeholder="e.g. work laptop" />
-        </label>
-        <PasskeyField name="credential" ceremony={{ kind: "register" }} failure="No passkey was added." />
-        <button type="submit">Add passkey</button>
-      </form>
+      <AddPasskeyForm email={user.email} hasPasskey={passkeys.length > 0} />
       <ApprovalsSetting required={required} hasPasskey={passkeys.length > 0} />
     </>
   );

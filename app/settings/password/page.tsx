@@ -5,7 +5,9 @@ import { withReturnTo } from "@/lib/api/return-to";
 import { pageMessage } from "@/lib/errors";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
 import { signInMethods } from "@/lib/identity/manage-identities";
+import { passkeysToReview } from "@/lib/passkeys/manage-passkeys";
 import { DoneNotice, ErrorAlert } from "../../form-parts";
+import { PasskeyReview } from "../passkey-entry";
 import { SettingsNav } from "../settings-nav";
 
 export const metadata: Metadata = { title: "Password" };
@@ -14,12 +16,16 @@ export default async function PasswordPage({ searchParams }: { searchParams: Pro
   const user = await currentUser();
   if (user === null) redirect(withReturnTo("/signin", "/settings/password"));
   const [query, methods] = await Promise.all([searchParams, signInMethods(user.id)]);
+  const changed = query.changed === "1";
+  // Once it is changed: the passkeys, which still sign in without the password.
+  const review = changed ? await passkeysToReview(user.id) : null;
   return (
     <>
       <h1>Password</h1>
       <SettingsNav />
       <ErrorAlert message={pageMessage(query.error)} />
-      <DoneNotice message={query.changed === "1" ? "Your password is changed. Every other session is signed out." : null} />
+      <DoneNotice message={changed ? "Your password is changed. Every other session is signed out." : null} />
+      {review ? <PasskeyReview {...review} /> : null}
       {methods.password ? (
         <ChangePasswordForm email={user.email} />
       ) : (

@@ -6,8 +6,10 @@ import { withReturnTo } from "@/lib/api/return-to";
 import { listSessions, type SessionSummary } from "@/lib/auth/account-sessions";
 import { pageMessage } from "@/lib/errors";
 import { clientSoftware } from "@/lib/links/client-software";
+import { passkeysToReview } from "@/lib/passkeys/manage-passkeys";
 import { DoneNotice, ErrorAlert } from "../../form-parts";
 import { LocalTime } from "../../local-time";
+import { PasskeyReview } from "../passkey-entry";
 import { SettingsNav } from "../settings-nav";
 
 export const metadata: Metadata = { title: "Sessions" };
@@ -51,6 +53,9 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
   if (user === null) redirect(withReturnTo("/signin", "/settings/sessions"));
   const [sessions, query] = await Promise.all([listSessions(user.id, user.sessionId), searchParams]);
   const others = sessions.filter((session) => !session.current).length;
+  const notice = signedOutNotice(query.signedOut);
+  // Once sessions are signed out: the passkeys, which sign in again without a session.
+  const review = notice === null ? null : await passkeysToReview(user.id);
   return (
     <>
       <h1>Sessions</h1>
@@ -60,7 +65,8 @@ export default async function SessionsPage({ searchParams }: { searchParams: Pro
         other session too.
       </p>
       <ErrorAlert message={pageMessage(query.error)} />
-      <DoneNotice message={signedOutNotice(query.signedOut)} />
+      <DoneNotice message={notice} />
+      {review ? <PasskeyReview {...review} /> : null}
       <ul className="card entries">
         {sessions.map((session) => (
           <SessionEntry key={session.id} session={session} />

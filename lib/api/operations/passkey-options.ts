@@ -1,18 +1,33 @@
-import { stepUpRequestSchema } from "../../passkeys/schemas";
+import { registrationProofSchema, stepUpRequestSchema } from "../../passkeys/schemas";
 import { operation } from "../operation";
 
 // The WebAuthn options the pages' scripts fetch before they call the browser's passkey API
 // (@simplewebauthn/browser): each hands out a challenge, kept server-side (lib/passkeys/challenges.ts).
 
-// POST /settings/passkeys/options — adding a passkey on the settings page
+// POST /settings/passkeys/options — adding a passkey on the settings page, after a fresh proof:
+// an assertion of one of the account's passkeys made for it, or, without one, the current
+// password (checked under sign-in's limits: rate_limited)
 export const passkeyRegistrationOptionsOperation = operation({
   method: "POST",
   route: "/settings/passkeys/options",
   auth: "session",
   sameOrigin: true,
-  body: "ignored",
+  body: { json: registrationProofSchema },
   answer: { status: 200 },
-  errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "payload_too_large", "rate_limited"],
+  errors: [
+    "cross_site_request",
+    "unauthorized",
+    "duplicate_session_cookie",
+    "unsupported_media_type",
+    "payload_too_large",
+    "invalid_json",
+    "invalid_request",
+    "password_required",
+    "wrong_password",
+    "passkey_required",
+    "passkey_rejected",
+    "rate_limited",
+  ],
 });
 
 // POST /auth/passkey/options — "Sign in with a passkey" on the sign-in page; counts as a sign-in attempt of the address

@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { signInDelayMs } from "@/lib/auth/password-check";
 import { sessionUser } from "@/lib/auth/sessions";
+import { db } from "@/lib/database/db";
 import { changePasswordForm, sessionTokenOf, signIn, signUp } from "../../helpers/forms";
 import { randomIv } from "../../helpers/links";
+import { registrationOptions } from "../../helpers/passkeys";
 import { rateLimitCounter, rateLimitCounters } from "../../helpers/api";
 import { startInFreshWindow } from "../../helpers/clock";
 
@@ -13,8 +15,8 @@ import { startInFreshWindow } from "../../helpers/clock";
 // rate_limited with Retry-After at once. With the default of 1 and 5 failures before the wait,
 // 40 guesses on one account from 10 addresses take at least 1 + 2 + 4 + 8 + 31 × 10 = 325 s.
 // This file allows 2 at a time, so that the slots are shown to be counted, not merely one lock.
-// The password change checks the password through the same guard, so a held session guesses
-// no faster there.
+// The password change and adding a passkey check the password through the same guard, so a
+// held session guesses no faster there, nor by spreading its guesses over the forms.
 vi.hoisted(() => {
   Object.assign(process.env, {
     SIGN_IN_PER_ADDRESS_PER_MINUTE: "1000",
@@ -80,5 +82,26 @@ describe("sign-in attempts at once per account (SIGN_INS_AT_ONCE_PER_ACCOUNT=2)"
     expect((await rateLimitCounter(`sign-in-failures-account:${email}`))?.count).toBe(6);
     expect(await rateLimitCounters("sign-in-in-flight:")).toEqual([]);
     expect(await sessionUser(session)).not.toBeNull();
+  });
+
+  // One guard (lib/auth/password-check.ts): the forms that take the password share its slots.
+  it("checks exactly 2 of 50 concurrent guesses spread over sign-in, the password change and adding a passkey", async () => {
+    const { email, session } = await accountThatWaits();
+    const guesses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => {
+        const guess = `guess number ${i}`;
+        const address = from(`198.51.100.${i + 1}`);
+        if (i % 3 === 0) return signIn({ email, password: guess }, "", address);
+        if (i % 3 === 1) return changePasswordForm(session, { current_password: guess, new_password: "the attacker's own password" }, address);
+        return registrationOptions(session, { current_password: guess }, address);
+      }),
+    );
+    const outcomes = await Promise.all(guesses.map(outcome));
+    expect(outcomes.filter((code) => ["invalid_credentials", "wrong_password"].includes(code))).toHaveLength(2);
+    expect(outcomes.filter((code) => code === "rate_limited")).toHaveLength(48);
+    expect((await rateLimitCounter(`sign-in-failures-account:${email}`))?.count).toBe(6);
+    expect(await rateLimitCounters("sign-in-in-flight:")).toEqual([]);
+    const prisma = await db();
+    expect(await prisma.passkeyChallenge.count({ where: { purpose: "register" } })).toBe(0);
   });
 });

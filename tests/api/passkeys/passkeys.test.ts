@@ -5,14 +5,18 @@ import { sweep } from "@/lib/maintenance/sweep";
 import { config } from "@/lib/config";
 import { PASSKEYS_PER_ACCOUNT } from "@/lib/limits/rules";
 import { CHALLENGE_LIFETIME_MS } from "@/lib/passkeys/challenges";
-import { createdInit, getInitStatus } from "../../helpers/api";
+import { randomId } from "@/lib/secrets";
+import { passkeysToReview, RECENT_PASSKEY_MS } from "@/lib/passkeys/manage-passkeys";
+import { createdInit, getInitStatus, rateLimitCounters } from "../../helpers/api";
 import { approve, cookieHeader, newAccount, sessionTokenOf, SITE } from "../../helpers/forms";
 import { dispatch } from "../../helpers/in-process";
+import { PASSWORD } from "../../helpers/journey.mjs";
 import {
   addedPasskey,
   addPasskeyForm,
   approvalsSettingForm,
   passkeySignInForm,
+  proofBody,
   registrationOptions,
   removePasskeyForm,
   signInOptions,
@@ -52,7 +56,7 @@ describe("adding a passkey (W3C WebAuthn Level 3 §7.1)", () => {
   it("stores the credential with its name and counter, records it, and uses the challenge up", async () => {
     const { token } = await newAccount();
     const authenticator = new SoftwareAuthenticator();
-    const optionsResponse = await registrationOptions(token);
+    const optionsResponse = await registrationOptions(token, { current_password: PASSWORD });
     expect(optionsResponse.status).toBe(200);
     const options = await optionsResponse.json();
     // A discoverable credential (sign-in without an email), user verification, this RP ID.
@@ -75,7 +79,7 @@ describe("adding a passkey (W3C WebAuthn Level 3 §7.1)", () => {
     ["made without user verification", { userVerified: false }],
   ])("refuses a registration %s, storing nothing", async (_case, ceremony) => {
     const { token } = await newAccount();
-    const options = await (await registrationOptions(token)).json();
+    const options = await (await registrationOptions(token, { current_password: PASSWORD })).json();
     const response = await addPasskeyForm(token, "laptop", new SoftwareAuthenticator().register(options, ceremony));
     expect(response.status).toBe(303);
     expect(errorIn(response)).toBe("passkey_rejected");
@@ -85,14 +89,14 @@ describe("adding a passkey (W3C WebAuthn Level 3 §7.1)", () => {
   it("refuses a registration answering another account's challenge", async () => {
     const mine = await newAccount();
     const theirs = await newAccount();
-    const options = await (await registrationOptions(theirs.token)).json();
+    const options = await (await registrationOptions(theirs.token, { current_password: PASSWORD })).json();
     expect(errorIn(await addPasskeyForm(mine.token, "laptop", new SoftwareAuthenticator().register(options)))).toBe("passkey_rejected");
     expect(await passkeyRows(await userIdOf(mine.token))).toEqual([]);
   });
 
   it("refuses a form whose credential is not a WebAuthn credential, or that has no name", async () => {
     const { token } = await newAccount();
-    const options = await (await registrationOptions(token)).json();
+    const options = await (await registrationOptions(token, { current_password: PASSWORD })).json();
     expect(errorIn(await addPasskeyForm(token, "laptop", { id: "x" }))).toBe("invalid_request");
     expect(errorIn(await addPasskeyForm(token, "  ", new SoftwareAuthenticator().register(options)))).toBe("invalid_request");
     expect(await passkeyRows(await userIdOf(token))).toEqual([]);
@@ -101,14 +105,20 @@ describe("adding a passkey (W3C WebAuthn Level 3 §7.1)", () => {
   it("refuses a passkey past PASSKEYS_PER_ACCOUNT", async () => {
     const { token } = await newAccount();
     const authenticator = new SoftwareAuthenticator();
-    for (let added = 0; added < PASSKEYS_PER_ACCOUNT; added++) await addedPasskey(token, authenticator, `key ${added}`);
-    const options = await (await registrationOptions(token)).json();
+    const first = await addedPasskey(token, authenticator, "key 0");
+    // The others as rows: each added through the form would cost two challenges (its proof's and its own).
+    const prisma = await db();
+    const { userId, publicKey } = await prisma.passkey.findUniqueOrThrow({ where: { id: first } });
+    for (let added = 1; added < PASSKEYS_PER_ACCOUNT; added++) {
+      await prisma.passkey.create({ data: { id: randomId(), userId, credentialId: randomId(), publicKey, counter: 0n, name: `key ${added}`, createdAt: new Date() } });
+    }
+    const options = await (await registrationOptions(token, await proofBody(token, { passkey: authenticator }))).json();
     expect(errorIn(await addPasskeyForm(token, "one more", authenticator.register(options)))).toBe("passkey_limit_reached");
     expect(await passkeyRows(await userIdOf(token))).toHaveLength(PASSKEYS_PER_ACCOUNT);
   });
 
   it("refuses options to someone signed out, from another site, or for nothing it knows", async () => {
-    expect((await registrationOptions("no-such-session")).status).toBe(401);
+    expect((await registrationOptions("no-such-session", { current_password: PASSWORD })).status).toBe(401);
     const { token } = await newAccount();
     const crossSite = await dispatch("POST", "/settings/passkeys/options", { headers: { origin: "https://evil.example", ...cookieHeader(token) } });
     expect(crossSite.status).toBe(403);
@@ -116,6 +126,79 @@ describe("adding a passkey (W3C WebAuthn Level 3 §7.1)", () => {
     const unknown = await stepUpOptions(token, { kind: "nothing" });
     expect(unknown.status).toBe(400);
     expect((await unknown.json()).code).toBe("invalid_request");
+  });
+});
+
+// A session alone must not add a passkey: it would sign in after a password change and confirm
+// approvals as the person's own passkeys do (docs/security.md, Passkey step-up).
+describe("the proof adding a passkey needs", () => {
+  const registerChallenges = async (session: string) => (await db()).passkeyChallenge.count({ where: { purpose: "register", userId: await userIdOf(session) } });
+  const refusal = async (response: Response) => [response.status, (await response.json()).code];
+
+  it("refuses the options to a session alone, handing out no challenge: the password on an account without a passkey", async () => {
+    const { email, token } = await newAccount();
+    expect(await refusal(await registrationOptions(token, {}))).toEqual([401, "password_required"]);
+    expect(await refusal(await registrationOptions(token, { current_password: "not the password" }))).toEqual([401, "wrong_password"]);
+    // A wrong password counts as a failed sign-in of the account would (lib/auth/password-check.ts).
+    expect((await rateLimitCounters("sign-in-failures-account:")).filter((counter) => counter.key.endsWith(email))).toEqual([expect.objectContaining({ count: 1 })]);
+    // An assertion is no proof on an account without a passkey: it has none to make one with.
+    const stranger = new SoftwareAuthenticator();
+    await addedPasskey((await newAccount()).token, stranger);
+    expect(await refusal(await registrationOptions(token, await proofBody(token, { passkey: stranger })))).toEqual([401, "password_required"]);
+    expect(await registerChallenges(token)).toBe(0);
+    expect(await passkeyRows(await userIdOf(token))).toEqual([]);
+  });
+
+  it("on an account with a passkey, takes only an assertion of one of its passkeys made for adding one, once", async () => {
+    const { token, authenticator } = await guardedAccount();
+    // A passkey of the attacker's own account.
+    const attacker = new SoftwareAuthenticator();
+    await addedPasskey((await newAccount()).token, attacker);
+    expect(await refusal(await registrationOptions(token, {}))).toEqual([403, "passkey_required"]);
+    // The password is not enough once there is a passkey: whoever holds both a session and the password is no proof of the device.
+    expect(await refusal(await registrationOptions(token, { current_password: PASSWORD }))).toEqual([403, "passkey_required"]);
+    const forSettings = JSON.parse(await stepUpAssertion(token, authenticator, { kind: "settings" }));
+    const forInit = JSON.parse(await stepUpAssertion(token, authenticator, { kind: "init", id: "x" }));
+    const forSignIn = authenticator.assert(await (await signInOptions()).json());
+    const byAnother = attacker.assert(await (await stepUpOptions(token, { kind: "add_passkey" })).json());
+    const elsewhere = authenticator.assert(await (await stepUpOptions(token, { kind: "add_passkey" })).json(), { origin: PHISHING_ORIGIN });
+    const unverified = authenticator.assert(await (await stepUpOptions(token, { kind: "add_passkey" })).json(), { userVerified: false });
+    for (const assertion of [forSettings, forInit, forSignIn, byAnother, elsewhere, unverified]) {
+      expect(await refusal(await registrationOptions(token, { passkey_assertion: assertion }))).toEqual([403, "passkey_rejected"]);
+    }
+    expect(await registerChallenges(token)).toBe(0);
+    const proof = await proofBody(token, { passkey: authenticator });
+    const options = await registrationOptions(token, proof);
+    expect(options.status).toBe(200);
+    expect(await refusal(await registrationOptions(token, proof))).toEqual([403, "passkey_rejected"]);
+    expect(await registerChallenges(token)).toBe(1);
+    // With the proof, the person's new device is added.
+    expect(errorIn(await addPasskeyForm(token, "phone", new SoftwareAuthenticator().register(await options.json())))).toBeNull();
+    expect(await passkeyRows(await userIdOf(token))).toHaveLength(2);
+  });
+
+  it("lets a stolen session neither add a passkey nor, with it, approve", async () => {
+    const { token } = await guardedAccount();
+    const attacker = new SoftwareAuthenticator();
+    await addedPasskey((await newAccount()).token, attacker);
+    const init = await createdInit();
+    // The attacker's own authenticator answers the step-up: not a passkey of this account.
+    const theirs = attacker.assert(await (await stepUpOptions(token, { kind: "add_passkey" })).json());
+    expect((await registrationOptions(token, { passkey_assertion: theirs })).status).toBe(403);
+    expect(errorIn(await approve(init.id, token, { ...APPROVE_NEW, passkey_assertion: await stepUpAssertion(token, attacker, { kind: "init", id: init.id }) }))).toBe("passkey_rejected");
+    expect((await (await getInitStatus(init.id)).json()).status).toBe("pending");
+    expect(await passkeyRows(await userIdOf(token))).toHaveLength(1);
+  });
+
+  it("names the passkeys added in the last day for the review after a password change or signing out", async () => {
+    const { token, passkeyId } = await guardedAccount();
+    const userId = await userIdOf(token);
+    const prisma = await db();
+    const { createdAt } = await prisma.passkey.findUniqueOrThrow({ where: { id: passkeyId } });
+    const review = await passkeysToReview(userId, createdAt.getTime() + RECENT_PASSKEY_MS - 1);
+    expect(review.passkeys.map((passkey) => passkey.id)).toEqual([passkeyId]);
+    expect(review.recent.map((passkey) => passkey.name)).toEqual(["laptop"]);
+    expect((await passkeysToReview(userId, createdAt.getTime() + RECENT_PASSKEY_MS)).recent).toEqual([]);
   });
 });
 
@@ -160,7 +243,7 @@ describe("signing in with a passkey", () => {
     authenticator.credentials[0].counter = 0;
     expect(errorIn(await passkeySignInForm(authenticator.assert(await (await signInOptions()).json())))).toBe("passkey_rejected");
     // Two more passkeys, so the first may go; once removed it signs nobody in.
-    await addedPasskey(token, new SoftwareAuthenticator(), "phone");
+    await addedPasskey(token, new SoftwareAuthenticator(), "phone", { passkey: authenticator });
     expect((await removePasskeyForm(token, passkeyId)).headers.get("location")).toBe(`${SITE}/settings/passkeys?removed=1`);
     authenticator.credentials[0].counter = 10;
     expect(errorIn(await passkeySignInForm(authenticator.assert(await (await signInOptions()).json())))).toBe("passkey_rejected");
@@ -273,9 +356,9 @@ describe("approvals need a passkey (docs/security.md, Passkey step-up)", () => {
   });
 
   it("keeps the last passkey while approvals need one, and records removals", async () => {
-    const { token, passkeyId } = await guardedAccount();
+    const { token, passkeyId, authenticator } = await guardedAccount();
     expect(errorIn(await removePasskeyForm(token, passkeyId))).toBe("last_passkey");
-    const second = await addedPasskey(token, new SoftwareAuthenticator(), "phone");
+    const second = await addedPasskey(token, new SoftwareAuthenticator(), "phone", { passkey: authenticator });
     expect(errorIn(await removePasskeyForm(token, passkeyId))).toBeNull();
     expect((await passkeyRows(await userIdOf(token))).map((row) => row.id)).toEqual([second]);
     const prisma = await db();

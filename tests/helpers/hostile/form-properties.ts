@@ -42,6 +42,8 @@ const FORM_WRITES: Partial<Record<RouteName, { countedRefusals: readonly ErrorCo
   // An identity provider's answer that passed the flow's checks counts as a sign-in attempt of the
   // address before it is taken to the provider (lib/identity/callback.ts).
   "GET /auth/oidc/callback": { countedRefusals: ["oidc_denied", "oidc_invalid_response", "oidc_unavailable", "oidc_no_email", "oidc_email_taken", "oidc_already_linked", "rate_limited"] },
+  // A wrong current password counts as a failed sign-in would (lib/auth/password-check.ts).
+  "POST /settings/password/change": { countedRefusals: ["wrong_password", "rate_limited"] },
 };
 
 /**

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { afterAll, expect } from "vitest";
+import { takesBearer } from "@/lib/api/authenticate";
 import { type RouteName, documentedAnswers, operationNamed, speaksOAuth } from "./documented";
 import { type Fingerprint, changedTables, databaseFingerprint } from "./fingerprint";
 import { type BodySpec, type HeaderList, buildRequest, describeBody, describeHeaders, preview, requestBody } from "./generators";
@@ -123,7 +124,7 @@ export async function checkAnswer(route: RouteName, sent: Sent, before: Fingerpr
   // DPoP-bound token or its proof (RFC 9449 §7.1), or Basic's for refused client credentials
   // (RFC 6749 §5.2); the session cookie's routes name none.
   const challenge = response.headers.get("www-authenticate");
-  if (response.status === 401 && operationNamed(route).auth === "session") expect(challenge, `challenge on a cookie route\n${observed}`).toBeNull();
+  if (response.status === 401 && !takesBearer(operationNamed(route).auth)) expect(challenge, `Bearer challenge on a cookie route\n${observed}`).toBeNull();
   else if (response.status === 401 && (code === "invalid_dpop_proof" || code === "use_dpop_nonce")) expect(challenge ?? "", `DPoP error without a DPoP challenge\n${observed}`).toMatch(/^DPoP\b/);
   else if (response.status === 401 && code === "invalid_client") expect(challenge ?? "", `invalid_client without a Basic challenge\n${observed}`).toBe('Basic realm="initlink"');
   else if (response.status === 401) expect(challenge ?? "", `401 without WWW-Authenticate\n${observed}`).toMatch(/^(Bearer|DPoP)\b/);

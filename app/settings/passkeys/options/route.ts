@@ -2,4 +2,4 @@ import { passkeyRegistrationOptionsOperation } from "@/lib/api/operations/passke
 import { route } from "@/lib/api/route";
 import { registrationOptions } from "@/lib/passkeys/register-passkey";
 
-export const POST = route(passkeyRegistrationOptionsOperation, ({ cfg, auth: user }) => registrationOptions(cfg, user));
+export const POST = route(passkeyRegistrationOptionsOperation, ({ cfg, auth: user, body, origin }) => registrationOptions(cfg, user, body, origin));
