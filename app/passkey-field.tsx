@@ -24,7 +24,7 @@ import { ErrorAlert } from "./form-parts";
  * How adding a passkey is confirmed before the browser makes one (lib/passkeys/register-passkey.ts):
  * with one of the account's passkeys, or with its current password, typed in the input `inputId`.
  */
-export type AddingProof = { by: "passkey" } | { by: "password"; inputId: string };
+export type AddingProof = { by: "passkey" } | { by: "password"; inputId: string } | { by: "recent_sign_in" };
 
 /** Which ceremony: adding a passkey, signing in with one, or confirming one approval (or the settings switch). */
 export type Ceremony = { kind: "register"; proof: AddingProof } | { kind: "sign_in" } | { kind: "step_up"; for: StepUpRequest["for"] };
@@ -52,6 +52,7 @@ async function stepUp(request: StepUpRequest["for"]): Promise<AuthenticationResp
 /** What shows that the person holds the account, before a passkey is added: an assertion, or the password typed. */
 async function addingProof(proof: AddingProof): Promise<Record<string, unknown>> {
   if (proof.by === "passkey") return { passkey_assertion: await stepUp({ kind: "add_passkey" }) };
+  if (proof.by === "recent_sign_in") return {};
   const input = document.getElementById(proof.inputId);
   return { current_password: input instanceof HTMLInputElement ? input.value : "" };
 }

@@ -110,6 +110,12 @@ export const ERRORS = {
     example: "Type your current password to add a passkey.",
     page: "Type your current password to add a passkey.",
   },
+  sign_in_again: {
+    status: 401,
+    meaning: "Adding a first passkey to an account without a password (it signs in through its identity provider) needs a sign-in in the last 10 minutes (pages only).",
+    example: "Sign in again through your identity provider to add a passkey.",
+    page: "Sign out and sign in again through your identity provider, then add the passkey within 10 minutes.",
+  },
   invalid_secret: { status: 401, meaning: "The init secret is malformed or is not this init's.", example: "The secret does not belong to this init." },
   invalid_token: {
     status: 401,

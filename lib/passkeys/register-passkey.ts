@@ -28,18 +28,33 @@ import { verifyAssertion } from "./verify-assertion";
 // only for a fresh proof that the person holds the account. On an account with a passkey, an
 // assertion of one of them made for adding a passkey (a step-up challenge for "add_passkey":
 // bound to the account, used once, five minutes); on one without, its current password, checked
-// as every password is (lib/auth/password-check.ts: the same slot, wait and counters as sign-in).
+// as every password is (lib/auth/password-check.ts: the same slot, wait and counters as sign-in);
+// on one with neither (it signs in through its identity provider), a sign-in in the last 10 minutes.
 // The options name this service, the account and the passkeys it already has (so one
 // authenticator is not added twice), and ask for a discoverable credential (sign-in without an
 // email) with user verification. The answer must be for a challenge handed to this account for
 // registration, made on this origin; it is stored with its name and recorded in the activity,
 // in one transaction.
 
+/** How recent a sign-in through the identity provider proves the holder of an account without a password or passkey. */
+const FRESH_SIGN_IN_MS = 10 * 60_000;
+
 /** The proof adding a passkey needs: an assertion of one of the account's passkeys if it has any, else its current password. */
 async function confirmHolder(cfg: Config, user: SessionUser, hasPasskey: boolean, proof: RegistrationProof, origin: RequestOrigin): Promise<void> {
   if (hasPasskey) {
     if (proof.passkey_assertion === undefined) throw new ApiError("passkey_required", "Your account has a passkey: confirm with one of your passkeys to add another.");
     await verifyAssertion(cfg, proof.passkey_assertion, { purpose: "step_up", userId: user.id, subject: stepUpSubject({ kind: "add_passkey" }) });
+    return;
+  }
+  const prisma = await db();
+  const account = await prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } });
+  if (account.passwordHash === null) {
+    // Neither a passkey nor a password (the account signs in through its identity provider): the
+    // provider's sign-in is the proof, so it must be recent, as a re-authentication would be.
+    const session = await prisma.session.findUnique({ where: { id: user.sessionId }, select: { createdAt: true } });
+    if (session === null || Date.now() - session.createdAt.getTime() > FRESH_SIGN_IN_MS) {
+      throw new ApiError("sign_in_again", "Sign in again through your identity provider to add a passkey.");
+    }
     return;
   }
   if (proof.current_password === undefined) throw new ApiError("password_required", "Type your current password to add a passkey.");

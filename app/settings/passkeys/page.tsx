@@ -4,6 +4,7 @@ import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
 import { pageMessage } from "@/lib/errors";
 import { PASSKEY_NAME_MAX, PASSWORD_MAX } from "@/lib/field-lengths";
+import { signInMethods } from "@/lib/identity/manage-identities";
 import { listPasskeys } from "@/lib/passkeys/manage-passkeys";
 import { approvalsNeedPasskey } from "@/lib/passkeys/step-up";
 import { DoneNotice, ErrorAlert } from "../../form-parts";
@@ -22,9 +23,10 @@ const ADD_PASSWORD_INPUT = "add-passkey-password";
 
 /**
  * A new passkey signs in as the password does, so adding one asks first for one of the
- * account's passkeys or, on an account without one, for its password (lib/passkeys/register-passkey.ts).
+ * account's passkeys or, on an account without one, for its password; an account with neither
+ * proves itself by a sign-in through its identity provider in the last 10 minutes (lib/passkeys/register-passkey.ts).
  */
-function AddPasskeyForm({ email, hasPasskey }: { email: string; hasPasskey: boolean }) {
+function AddPasskeyForm({ email, proofBy }: { email: string; proofBy: "passkey" | "password" | "recent_sign_in" }) {
   return (
     <form method="post" action="/settings/passkeys/add" className="card stack" aria-labelledby="new-passkey-heading">
       <h2 id="new-passkey-heading">Add a passkey</h2>
@@ -32,8 +34,10 @@ function AddPasskeyForm({ email, hasPasskey }: { email: string; hasPasskey: bool
         Passkey name
         <input name="name" type="text" required maxLength={PASSKEY_NAME_MAX} autoComplete="off" placeholder="e.g. work laptop" />
       </label>
-      {hasPasskey ? (
+      {proofBy === "passkey" ? (
         <p className="muted">To confirm it is you, your browser first asks for one of your passkeys, then makes the new one.</p>
+      ) : proofBy === "recent_sign_in" ? (
+        <p className="muted">To confirm it is you, this works within 10 minutes of signing in through your identity provider.</p>
       ) : (
         <>
           {/* For password managers: the account the password belongs to. Neither field is sent with the form. */}
@@ -49,7 +53,7 @@ function AddPasskeyForm({ email, hasPasskey }: { email: string; hasPasskey: bool
       )}
       <PasskeyField
         name="credential"
-        ceremony={{ kind: "register", proof: hasPasskey ? { by: "passkey" } : { by: "password", inputId: ADD_PASSWORD_INPUT } }}
+        ceremony={{ kind: "register", proof: proofBy === "password" ? { by: "password", inputId: ADD_PASSWORD_INPUT } : { by: proofBy } }}
         failure="No passkey was added."
       />
       <button type="submit">Add passkey</button>
@@ -87,7 +91,7 @@ function ApprovalsSetting({ required, hasPasskey }: { required: boolean; hasPass
 export default async function PasskeysPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await currentUser();
   if (user === null) redirect(withReturnTo("/signin", "/settings/passkeys"));
-  const [passkeys, required, query] = await Promise.all([listPasskeys(user.id), approvalsNeedPasskey(user.id), searchParams]);
+  const [passkeys, required, methods, query] = await Promise.all([listPasskeys(user.id), approvalsNeedPasskey(user.id), signInMethods(user.id), searchParams]);
   const added = passkeys.find((passkey) => passkey.id === query.added);
   const done = added
     ? `Added the passkey “${added.name}”.`
@@ -113,7 +117,7 @@ export default async function PasskeysPage({ searchParams }: { searchParams: Pro
           ))}
         </ul>
       )}
-      <AddPasskeyForm email={user.email} hasPasskey={passkeys.length > 0} />
+      <AddPasskeyForm email={user.email} proofBy={passkeys.length > 0 ? "passkey" : methods.password ? "password" : "recent_sign_in"} />
       <ApprovalsSetting required={required} hasPasskey={passkeys.length > 0} />
     </>
   );

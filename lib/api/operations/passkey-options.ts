@@ -23,6 +23,7 @@ export const passkeyRegistrationOptionsOperation = operation({
     "invalid_json",
     "invalid_request",
     "password_required",
+    "sign_in_again",
     "wrong_password",
     "passkey_required",
     "passkey_rejected",

@@ -11,7 +11,7 @@ import { dispatch } from "../../helpers/in-process";
 import { changePasswordForm, COOKIE_NAME, cookieHeader, newAccount, sessionTokenOf, signIn, signUp, SITE } from "../../helpers/forms";
 import { PASSWORD } from "../../helpers/journey.mjs";
 import { CLIENT_ID, CLIENT_SECRET, signInAtProvider, startTestProvider, type TestProvider } from "../../helpers/oidc-provider";
-import { addedPasskey, removePasskeyForm, SoftwareAuthenticator } from "../../helpers/passkeys";
+import { addedPasskey, registrationOptions, removePasskeyForm, SoftwareAuthenticator } from "../../helpers/passkeys";
 
 // Signing in through the platform's OpenID Connect provider (lib/identity/), with a real,
 // certified provider upstream (node-oidc-provider, tests/helpers/oidc-provider.ts): the route
@@ -385,6 +385,23 @@ describe("unlinking: only while another way to sign in remains", () => {
     const kept = await databaseFingerprint();
     expect(errorOf(await removePasskeyForm(session, passkeyId))).toBe("last_sign_in_method");
     expect(await databaseFingerprint()).toEqual(kept);
+  });
+
+  // With neither a password nor a passkey, the provider's sign-in is the proof adding a passkey
+  // needs, so it must be recent: a session held for longer (a stolen cookie) adds none.
+  it("adds a first passkey to an account without a password only within 10 minutes of its sign-in", async () => {
+    const prisma = await db();
+    const { session, userId } = await providerAccount();
+    const { sessionId } = (await sessionUser(session))!;
+    await prisma.session.update({ where: { id: sessionId }, data: { createdAt: new Date(Date.now() - 11 * 60_000) } });
+    const before = await databaseFingerprint();
+    const refused = await registrationOptions(session, {});
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).code).toBe("sign_in_again");
+    expect(await databaseFingerprint()).toEqual(before);
+    await prisma.session.update({ where: { id: sessionId }, data: { createdAt: new Date() } });
+    await addedPasskey(session, new SoftwareAuthenticator());
+    expect(await prisma.passkey.count({ where: { userId } })).toBe(1);
   });
 
   it("unlinks from an account with a password; another person's identity is not found", async () => {
