@@ -9,7 +9,7 @@ type Doc = { paths: Record<string, Record<string, { summary: string }>> };
 test("the docs page lists every operation, with no CSP violation and nothing from another origin", async ({ page, request, baseURL }) => {
   const violations: string[] = [];
   page.on("console", (message) => {
-    // The site has no favicon yet (issue 16 adds one): the browser's own request for it is not the page's.
+    // The browser's own request for /favicon.ico is not the page's.
     if (message.location().url.endsWith("/favicon.ico")) return;
     if (message.type() === "error" || message.text().includes("Content Security Policy")) violations.push(message.text());
   });
@@ -36,6 +36,8 @@ test("the docs page lists every operation, with no CSP violation and nothing fro
   const doc = (await answer.json()) as Doc;
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, summary: operation.summary })));
   expect(operations.length).toBeGreaterThan(5);
+  // Swagger UI fetches and renders the document after the page loads: seconds on a busy machine.
+  await expect(page.locator(".swagger-ui .opblock").first()).toBeVisible({ timeout: 30_000 });
   for (const operation of operations) {
     const block = page.locator(`.opblock-${operation.method}`).filter({ has: page.locator(`[data-path="${operation.path}"]`) });
     await expect(block, `${operation.method} ${operation.path}`).toBeVisible();
