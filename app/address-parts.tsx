@@ -1,7 +1,7 @@
 import { isNearby, type Proximity } from "@/lib/init/proximity";
 import { addressKind, type AddressKind } from "@/lib/ip-address";
 
-// The address a client reported about itself, as every page shows it (issue 28): labelled as the
+// The address a client reported about itself, as every page shows it: labelled as the
 // client's report, with its kind, and flagged only when it is a public address that differs from
 // the one its request came from (lib/ip-address.ts, reportedAddressFlagged). Honest clients report
 // their first interface's private address, so a private or loopback one is said, not flagged.

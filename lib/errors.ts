@@ -53,7 +53,7 @@ export const ERRORS = {
     example: "Confirm that you started this request yourself.",
     page: "Tick the box to confirm that you started this request yourself. If you did not, deny it.",
   },
-  // Issue 28: a client that shows no code, approved from another network (lib/init/code-check-mode.ts).
+  // Remote phishing: a client that shows no code, approved from another network (lib/init/code-check-mode.ts).
   client_elsewhere: {
     status: 403,
     meaning:
@@ -231,7 +231,7 @@ export const ERRORS = {
     example: "Another client already uses this iv for this project. Choose a new random iv.",
     page: "This client is already linked under this iv. It must start again with a new one.",
   },
-  // Issue 26, item 8: a browser approval is given only while its client waits (Compatibility).
+  // A browser approval is given only while its client waits (Compatibility).
   no_client_waiting: {
     status: 409,
     meaning: "On the link approval page: no client has asked for this link within the last minute, so there is nothing to decide (pages only).",

@@ -3,7 +3,7 @@
 // smaller limit, lib/api/body.ts). server.mjs enforces it before Next sees a body, so that no
 // part of Next reads a huge body to its end whatever the route answered (with a proxy.ts, Next
 // copied every page's and form's body up to 10 MB and logged a plain-text "Request body
-// exceeded 10MB" line: issue 14).
+// exceeded 10MB" line).
 
 import { edgeErrorBody } from "./edge-errors.mjs";
 

@@ -1,7 +1,7 @@
 // @ts-check
 // A request path with a percent-escape that does not decode as UTF-8 (`%E0%A4%A`, `%zz`, an
 // escaped lone surrogate) is refused here, before Next.js sees it: Next's own path decoding
-// throws on it and answers a plain-text 500 (issue 26, item 5), which broke the promise that
+// throws on it and answers a plain-text 500, which broke the promise that
 // every /api/ answer is JSON and let anyone inflate the 5xx metrics.
 import { edgeErrorBody } from "./edge-errors.mjs";
 import { pathOf } from "./request-context.mjs";

@@ -2,7 +2,7 @@
 // Public addresses served by a route under another path: the App Router does not route
 // dot-folders. server.mjs maps them before Next.js sees the request; as a rewrite in
 // next.config.mjs, Next matched it against every request, /api/ included, at 3% of
-// `GET /api/live`'s throughput (issue 13).
+// `GET /api/live`'s throughput (docs/benchmark.md).
 import { pathOf } from "./request-context.mjs";
 
 /** Each public path, and the path of the route that serves it. */

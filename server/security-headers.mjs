@@ -2,7 +2,7 @@
 // The security headers of every answer, set by server.mjs before Next.js sees the request.
 // Here rather than in next.config.mjs `headers()` and a proxy.ts: with either of those, Next
 // matches and compiles them on every request, /api/ included, which cost a bare Next app 6–7%
-// of its throughput (issue 13, docs/benchmark.md); here they cost a few setHeader calls.
+// of its throughput (docs/benchmark.md); here they cost a few setHeader calls.
 import { randomBytes } from "node:crypto";
 import { pathOf } from "./request-context.mjs";
 

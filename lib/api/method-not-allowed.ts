@@ -5,7 +5,7 @@ import type { RouteHandler } from "./route";
 
 // RFC 9110 §15.5.6: a method a resource does not serve is a 405 whose Allow names those it
 // does. Next answers one with an empty body and no Allow, unlike every other /api answer, so
-// each API route exports these handlers for the methods it does not serve (issue 14). OPTIONS
+// each API route exports these handlers for the methods it does not serve. OPTIONS
 // is answered here too: Next's automatic one would list these handlers as served methods.
 
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;

@@ -29,7 +29,7 @@ export function clearedSessionCookie(cfg: Config): string {
  * routes and pages alike. A browser sends every cookie of that name whose path matches, most
  * specific first, so a second one (planted with a narrower Path, or a Domain, by someone who can
  * set this site's cookies) would make "first" and "last" different people. Neither can be
- * trusted: a request carrying two is refused (issue 14).
+ * trusted: a request carrying two is refused.
  */
 export function sessionTokenFromCookieHeader(cfg: Config, header: string | null): string | undefined {
   const name = sessionCookieName(cfg);

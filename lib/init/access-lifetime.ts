@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import { ApiError } from "../errors";
 
-// A lifetime the person chooses (issue 27, item 7): on the approval page the person chooses how
+// A lifetime the person chooses: on the approval page the person chooses how
 // long the client's access lasts, among ACCESS_LIFETIME_CHOICES (server/config.mjs), the longest
 // being the maximum. The choice is kept on the init; the access it gives ends at accessExpiresAt.
 

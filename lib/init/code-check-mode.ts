@@ -3,7 +3,7 @@ import { ApiError } from "../errors";
 import { isNearby, type Proximity } from "./proximity";
 
 // What Approve asks of the person about the code, one rule for the page and the approve
-// operation (RFC 8628 §5.4, remote phishing; issue 28):
+// operation (RFC 8628 §5.4, remote phishing):
 // - A client that prints user_code says so at Create Init (user_code_shown); its init always needs
 //   the code typed, which only the person at that terminal knows.
 // - A client that shows no code (the bare specification's, the original platform's), approved

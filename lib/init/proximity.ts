@@ -1,7 +1,7 @@
 import type { Config } from "../config";
 import { canonicalAddress, sameNetwork } from "../ip-address";
 
-// Proximity (issue 28; RFC 10027, Cross-Device Flows BCP, proximity checks): a phisher starts a
+// Proximity (RFC 10027, Cross-Device Flows BCP, proximity checks): a phisher starts a
 // login on their own machine and sends the victim its link. Both addresses compared here are
 // ones the service observed itself (the trusted client address, lib/api/client-address.ts): where
 // the init came from, and where the approving browser is. The client's own report is not used;

@@ -98,7 +98,7 @@ export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: b
   });
   if (init.status === "denied") return "denied";
   if (init.project === null || init.approvedBy === null) return {};
-  // Issue 28: by default the client learns the project, not the person who approved it.
+  // Privacy: by default the client learns the project, not the person who approved it.
   const approvedBy = init.approvedBy.shareEmailWithClients ? { email: init.approvedBy.email } : null;
   const extras: PickupExtras = { project: init.project, approved_by: approvedBy };
   if (alreadyIssued) return extras;

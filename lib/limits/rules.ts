@@ -92,7 +92,7 @@ export const MAX_STREAMS_PER_INIT = 16;
 /**
  * The share of a process's waiting room (WAITING_PER_PROCESS) one address (IPv6: its /64) may
  * hold, waits and streams together: one address's many inits must never fill the room for
- * everyone else (issue 26).
+ * everyone else.
  */
 export const WAITING_SHARE_PER_ADDRESS = 0.1;
 

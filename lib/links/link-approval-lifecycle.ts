@@ -7,7 +7,7 @@ import { ApiError, notFound } from "../errors";
 // POST /api/projects/{projectId}/link/{iv} and no Authorization; the person approves or denies
 // that (project, iv) on /projects/{projectId}/link/{iv}, and only while a client is asking for it
 // (a POST within ASKING_WINDOW_MS): one click on a crafted page must not approve, ahead of any
-// client, a link that whoever holds the iv then collects (issue 26, item 8). Its states:
+// client, a link that whoever holds the iv then collects. Its states:
 //   waiting   the client asked; no decision yet (each POST keeps it for another lifetime)
 //   approved  the next POST for exactly this (project, iv) gets the link, once, within the lifetime
 //             (stored "claiming" while that POST makes the link; the row goes once the link exists)

@@ -4,7 +4,7 @@ import { ApiError } from "../errors";
 import { addressSubject, countedUnlessRefused, type Refusal } from "../limits/rate-limit";
 import { limitRules, projectsPerAccount } from "../limits/rules";
 
-// A project made by approving an init into a new one (issue 26 item 1). Each costs a key
+// A project made by approving an init into a new one. Each costs a key
 // generation, about a CPU-second, once it is used; so new projects are limited per client
 // address and per account each hour (NEW_PROJECTS_PER_ADDRESS_PER_HOUR, ..._PER_ACCOUNT_...),
 // and one account holds at most PROJECTS_PER_ACCOUNT. A refusal writes nothing, and approving

@@ -10,7 +10,7 @@ import type { RsaKeyPair } from "./key-threads";
 
 // Each project's RSA key pair. 4096 bits because existing clients encrypt 255-byte chunks with
 // RSA-OAEP (SHA-1), and a 2048-bit key takes at most 214 bytes. Generating one costs a second
-// or more of CPU, so a project gets its key only when it is first needed (issue 26 item 1): its
+// or more of CPU, so a project gets its key only when it is first needed: its
 // first link, or its owner opening its page; never at its approval, nor for projects nobody
 // uses. It comes from the process's reserve or in its account's turn (key-queue.ts), and
 // anything that hands the key out waits for it, but never longer than PROJECT_KEY_WAIT_MS: past

@@ -18,7 +18,7 @@ import { approvedClient, createLink, getProject, linked, linkSnapshot, randomIv,
 // One row per attack, each with the answer it must get. None may succeed, and none may change
 // anything it should not.
 
-// Low limits, for the attacks on the limits (issue 14) at the end; the other rows never meet them.
+// Low limits, for the attacks on the limits at the end; the other rows never meet them.
 vi.hoisted(() => {
   Object.assign(process.env, { LINKS_PER_TOKEN_PER_MINUTE: "3", PICKUPS_PER_INIT_PER_MINUTE: "3", SIGN_IN_FAILURES_PER_15_MINUTES: "3" });
 });
@@ -169,7 +169,7 @@ describe("attacks on approval and token pickup", () => {
     expect(errorOf(await approve(init.id, person.token, { ...APPROVE, name: "Second" }))).toBe("init_not_pending");
   });
 
-  // Issue 14, item 2: in confirm mode the page shows the code to whoever holds its URL; for a
+  // In confirm mode the page shows the code to whoever holds its URL; for a
   // client that prints the code, only the person at its terminal can approve.
   it("refuses a holder of the page URL who only ticks the code of an init whose client prints it", async () => {
     const thief = await newAccount();
@@ -178,7 +178,7 @@ describe("attacks on approval and token pickup", () => {
     expect((await (await getInitStatus(init.id)).json()).status).toBe("pending");
   });
 
-  // Issue 14, item 1, in confirm mode too: the code an init's client prints is guessed at most
+  // In confirm mode too: the code an init's client prints is guessed at most
   // five times, however many guesses arrive at once (four code_mismatch, the fifth denies it).
   it("compares at most five of 20 concurrent wrong codes of an init whose client prints it", async () => {
     const guesser = await newAccount();
@@ -198,7 +198,7 @@ describe("attacks on approval and token pickup", () => {
     expect((await (await getInitStatus(init.id)).json()).status).toBe("pending");
   });
 
-  // Issue 14, item 3: a second session cookie planted with a narrower Path (sent first) or set
+  // A second session cookie planted with a narrower Path (sent first) or set
   // earlier (sent last) must not make a form act as one account while the page shows another:
   // every route refuses a request that carries two.
   it.each([
@@ -242,7 +242,7 @@ afterEach(() => {
 
 type LimitAttack = [name: string, attack: () => Promise<string[]>, served: string, least: number, most: number];
 
-// Issue 14, items 1 and 4: 20 requests at once against a limit of 3 (links per token, pickups
+// 20 requests at once against a limit of 3 (links per token, pickups
 // per init, wrong passwords per account and address) or against one password check at a time
 // per account: each answer is named "served" or by its refusal code; between `least` and `most`
 // are served (the wrong passwords also meet the one check at a time: 1 to 3 are checked), the
@@ -284,7 +284,7 @@ describe("attacks on the limits", () => {
   });
 });
 
-describe("attacks on the JWT and JWK Set details (issue 14, item 6)", () => {
+describe("attacks on the JWT and JWK Set details", () => {
   // A verifier that cached the key set may meet a bearer of a retired key: the key stays
   // published for as long as a bearer it signed lives, whatever LINK_LIFETIME_DAYS says now.
   it("keeps publishing a retired key until the last bearer it signed expires, even after LINK_LIFETIME_DAYS was lowered", async () => {
@@ -342,7 +342,7 @@ describe("attacks on the JWT and JWK Set details (issue 14, item 6)", () => {
   });
 });
 
-describe("attacks with client-reported text and addresses (issue 14, item 7)", () => {
+describe("attacks with client-reported text and addresses", () => {
   // A format or bidi character can make a device name display as another one.
   it.each([
     ["an Arabic letter mark (a bidi control the old list missed)", "laptop\u061c"],
@@ -383,7 +383,7 @@ describe("attacks with client-reported text and addresses (issue 14, item 7)", (
   });
 });
 
-// Issue 14, item 5: a wrong method or a path that is no route gets the API's JSON error shape,
+// A wrong method or a path that is no route gets the API's JSON error shape,
 // not an empty 405 or the pages' HTML 404 (against the build: tests/e2e/hardening.spec.ts).
 describe("attacks on the API's edges", () => {
   it.each([

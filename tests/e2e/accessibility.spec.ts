@@ -5,10 +5,10 @@ import { approvedIntoNewProject, createInit, createLink, pickUpToken, randomIv, 
 import { newEmail, over, PASSWORD, sendFrom } from "./flow";
 import { addPasskeyInPage, signUpInPage, virtualAuthenticator } from "./passkey-steps";
 
-// Issue 16, item 4: every page, in each state that matters, passes axe with no violation in the
+// Every page, in each state that matters, passes axe with no violation in the
 // light and dark colour schemes, on a desktop and at 390 px; and at 390 px the header's links
 // share the brand's row, nothing scrolls sideways (/docs included), and the init page's Approve
-// is on the first screen. Issue 30: the signed-in email shows whole at every width, and the
+// is on the first screen. The signed-in email shows whole at every width, and the
 // header link of the page shown says so (aria-current).
 
 type Mode = { name: string; colorScheme: "light" | "dark"; viewport: { width: number; height: number } };
@@ -170,7 +170,7 @@ test("the not-found page", async ({ browser }) => {
   await auditEverywhere(browser, `${MAIN_URL}/no/such/page`, { shot: "not-found" });
 });
 
-// Issue 26, item 5: server.mjs's own plain page for a path with a broken % escape (no site header to check).
+// server.mjs's own plain page for a path with a broken % escape (no site header to check).
 test("the bad-request page", async ({ browser }) => {
   const context = await contextFor(browser);
   const page = await context.newPage();
@@ -185,7 +185,7 @@ test("the bad-request page", async ({ browser }) => {
   await context.close();
 });
 
-// Issue 28, item 2: the passkeys page with a passkey (added with Chromium's virtual
+// The passkeys page with a passkey (added with Chromium's virtual
 // authenticator, on COMPAT_URL's host name), approvals needing one and a refusal shown, the
 // passkeys listed to check after signing out, and the init page's approve form asking for a passkey.
 test("the passkeys page, and the init page when approvals need a passkey", async ({ browser, request }) => {
@@ -286,7 +286,7 @@ test("the init page, pending, signed in: Approve on a phone's first screen", asy
   });
 });
 
-// Issue 28: a request from another network (the client at 127.0.9.4, the browser at 127.0.0.1):
+// Proximity: a request from another network (the client at 127.0.9.4, the browser at 127.0.0.1):
 // the warning with a flagged public report, then the typed code and the access lifetime. (For a
 // client that shows no code the same card has only Deny after it: proxies.spec.ts.)
 test("the init page, pending, from another network", async ({ browser, request }) => {
@@ -367,7 +367,7 @@ test("the activity: an approval, a token pickup, two links and a revocation, wit
   });
 });
 
-// Issue 28, item 3: the page a report returns to, saying what it revoked.
+// The page a report returns to, saying what it revoked.
 test("the activity after This wasn't me: what the report revoked", async ({ browser, request }) => {
   const { owner } = await projectWithLinks(over(request, MAIN_URL));
   await auditEverywhere(browser, `${MAIN_URL}/activity`, {

@@ -3,7 +3,7 @@ import { MAIN_URL } from "../../playwright.config";
 import { sessionCookieName, sessionTokenIn, signUp } from "../helpers/journey.mjs";
 import { newEmail, over, PASSWORD } from "./flow";
 
-// Issue 28 item 4: a person sees the sessions of their account on /settings/sessions and signs
+// A person sees the sessions of their account on /settings/sessions and signs
 // out the one they do not recognise, from the header's way in.
 
 const OTHER_BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";

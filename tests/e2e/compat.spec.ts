@@ -3,7 +3,7 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 import { COMPAT_URL, MAIN_URL } from "../../playwright.config";
 import { newEmail, PASSWORD, pollAtItsPace } from "./flow";
 
-// Issue 15 on the wire, against the production build: a client written to the original
+// Compatibility on the wire, against the production build: a client written to the original
 // platform's protocol. Its init says sender_ip "Unknown" and keeps no secret; it polls without
 // Authorization and reads project_url; it keeps the init's id as the project's; it sends the
 // person to /projects/{id}/link/{iv}?metadata=… and repeats POST …/link/{iv} with no
@@ -131,7 +131,7 @@ test("a denied link request and an expired approval are never given", async ({ p
   expect(await expired.json()).toMatchObject({ success: false, code: "link_approval_expired" });
 });
 
-// Issue 26, item 8: a crafted page approved a link ahead of any client, for whoever held the iv;
+// A crafted page once approved a link ahead of any client, for whoever held the iv;
 // and without credentials, 404 against 202 told which project ids exist.
 test("a link no client asks for cannot be approved, and an unknown project answers as a known one", async ({ page, request }) => {
   const init = await legacyInit(request, COMPAT_URL);

@@ -9,7 +9,7 @@ type Doc = { paths: Record<string, Record<string, { summary: string }>> };
 test("the docs page lists every operation, with no CSP violation and nothing from another origin", async ({ page, request, baseURL }) => {
   const violations: string[] = [];
   page.on("console", (message) => {
-    // The browser's own request for /favicon.ico is not the page's.
+    // The site has no /favicon.ico (its icon is app/icon.svg): the browser's own request for it is not the page's.
     if (message.location().url.endsWith("/favicon.ico")) return;
     if (message.type() === "error" || message.text().includes("Content Security Policy")) violations.push(message.text());
   });

@@ -52,7 +52,7 @@ test("pages carry a strict, per-request CSP that the app's own scripts satisfy",
   const asset = await request.get(`${MAIN_URL}${script}`);
   expect(asset.status()).toBe(200);
   expect(asset.headers()["content-security-policy"]).toBeUndefined();
-  // Issue 26, item 9: a path that only begins like the image optimizer's is Next's HTML not-found page: it gets a page's policy.
+  // A path that only begins like the image optimizer's is Next's HTML not-found page: it gets a page's policy.
   const lookalike = await request.get(`${MAIN_URL}/_next/imagefoo`);
   expect(lookalike.headers()["content-type"]).toMatch(/^text\/html/);
   expect(lookalike.headers()["content-security-policy"]).toMatch(/script-src 'self' 'nonce-/);
@@ -132,7 +132,7 @@ function rawRequest(method: string, path: string, headers: Record<string, string
   });
 }
 
-// Issue 14, item 5, against the production build: Next picks the handler by path and method.
+// Against the production build: Next picks the handler by path and method.
 test("every /api answer is JSON: 405 with Allow for a wrong method, 404 for an unknown path", async () => {
   for (const [method, path, allow] of [
     ["GET", "/api/init", "POST, OPTIONS"],
@@ -159,7 +159,7 @@ test("every /api answer is JSON: 405 with Allow for a wrong method, 404 for an u
   }
 });
 
-// Issue 26, item 5: Next's own path decoding answered an escape that is not UTF-8 with a
+// Next's own path decoding answered an escape that is not UTF-8 with a
 // plain-text 500 (on every route with a dynamic segment, pages and forms included).
 test("a path with an undecodable percent-escape: 400, JSON under /api/, a page elsewhere, never a 5xx", async () => {
   const id = "f0hzLD1VaTUHWk7oIoQhpg";
@@ -270,7 +270,7 @@ test("a streamed body past the limit: after the 413 the connection is closed eve
   expect(closedAt, "the server still reads a refused body after 8 s").toBeGreaterThan(0);
 });
 
-// Issue 14, item 3: with a second session cookie planted, the page and its Approve never act as
+// With a second session cookie planted, the page and its Approve never act as
 // two different accounts: the page is signed out (and says why), the form is refused.
 test("two session cookies: the init page shows no one signed in, and Approve is refused", async () => {
   const cookieName = "__Host-initlink_session";

@@ -35,14 +35,14 @@ test("the init page shows what the client reported and where the request came fr
   await expect(facts).toContainText("@acme/cli");
   await expect(facts).toContainText("build box");
   await expect(facts).toContainText("linux");
-  // Issue 28: the report is labelled as such; a public address other than the observed one is flagged.
+  // The client's own address report is labelled as such; a public address other than the observed one is flagged.
   await expect(facts).toContainText("8.8.8.8 (public, reported by the client) Not where the request came from.");
   await expect(facts).toContainText("127.0.0.1");
   await expect(facts).not.toContainText("203.0.113.66");
   // The browser is where the client is (both 127.0.0.1): a quiet word, and Approve as always.
   await expect(facts).toContainText("127.0.0.1 (from your network)");
   await expect(page.getByRole("region", { name: "This request did not come from your network" })).toHaveCount(0);
-  // Issue 27, item 7: the access lifetime, ACCESS_TOKEN_LIFETIME_DAYS preselected.
+  // The access lifetime, ACCESS_TOKEN_LIFETIME_DAYS preselected.
   const lifetime = page.getByLabel("Access for");
   await expect(lifetime.getByRole("option")).toHaveText(["1 hour", "1 day", "30 days", "90 days"]);
   await expect(lifetime).toHaveValue("90d");
@@ -62,7 +62,7 @@ test("markup in what the client reported is shown as text, never run", async ({ 
   expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
 });
 
-// Issue 26, item 6: the URL may leak. Alone it shows the application and that a request waits;
+// The URL may leak. Alone it shows the application and that a request waits;
 // the client's device, operating system and addresses go to a signed-in account while the init
 // is pending (it may decide), and once decided to the account that decided only.
 test("the client's device and addresses: never to a signed-out visitor, after a decision only to the account that decided", async ({ page, browser, request, baseURL }) => {
@@ -109,7 +109,7 @@ test("the page follows the status without a reload: it turns expired when the in
   await page.screenshot({ path: "test-results/screenshots/init-expired.png", fullPage: true });
 });
 
-// Issue 14, item 2: a client that prints the code says so; its page then hides the code and
+// A client that prints the code says so; its page then hides the code and
 // needs it typed (the default INIT_CODE_CHECK=confirm would show it to whoever holds the URL).
 // A link that carries the code (?user_code=, here through sign-up's return target, as a
 // signed-out person follows a phisher's link) never fills it in: typed, never ticked.
@@ -132,7 +132,7 @@ test("an init whose client prints the code needs it typed, never filled in from 
   await expect(other.getByText("This request has been approved by another account.")).toBeVisible();
   await expect(other.getByText("Undo…")).toHaveCount(0);
   await other.close();
-  // Issue 28 item 3: the approver may undo it for a few minutes; the client, which has collected nothing, never will.
+  // The approver may undo it for a few minutes; the client, which has collected nothing, never will.
   await page.getByText("Undo…").click();
   await page.getByRole("button", { name: "Yes, revoke everything" }).click();
   await expect(page.getByRole("heading", { name: "Request denied" })).toBeVisible();
@@ -140,7 +140,7 @@ test("an init whose client prints the code needs it typed, never filled in from 
   await expect(page.getByRole("status", { name: "What the report revoked" })).toContainText("Nothing was left to revoke");
 });
 
-// Issue 26 item 1: new projects per account per hour (NEW_PROJECTS_PER_ACCOUNT_PER_HOUR, 10 by
+// New projects per account per hour (NEW_PROJECTS_PER_ACCOUNT_PER_HOUR, 10 by
 // default on this server). Past it the page says why and offers the person's own projects, and
 // approving into one of them works.
 test("past the hour's new projects, the page explains and approves into an existing project", async ({ page, request, baseURL }) => {

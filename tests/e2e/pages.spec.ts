@@ -3,7 +3,7 @@ import { MAIN_URL, SHORT_URL } from "../../playwright.config";
 import { approvedIntoNewProject, createInit, sessionCookieName, signUp } from "../helpers/journey.mjs";
 import { createInit as createInitOnMain, newEmail, over, PASSWORD } from "./flow";
 
-// Issue 16, item 4: what makes the pages feel finished, as a person meets it.
+// What makes the pages feel finished, as a person meets it.
 
 test("dates are shown in the reader's time zone, with a UTC fallback from the server", async ({ browser, request }) => {
   const send = over(request, MAIN_URL);

@@ -7,7 +7,7 @@ import { PASSWORD, sendFrom, STARTED_IT } from "./flow";
 import { addPasskeyInPage, signUpInPage, virtualAuthenticator } from "./passkey-steps";
 import { startOwnServer, type OwnServer } from "./own-server";
 
-// Issue 28, item 2, in Chromium: a real-time phishing proxy (as Evilginx is) in front of the
+// Passkeys, in Chromium: a real-time phishing proxy (as Evilginx is) in front of the
 // service. It forwards every request, rewriting Host, Origin and Referer to the service's and
 // redirects back to itself, so the person signs in with their password and clicks Approve on the
 // real pages, served from the phisher's host. Only the passkey stops it: the browser either

@@ -4,7 +4,7 @@ import { createInit } from "../helpers/journey.mjs";
 import { over, PASSWORD, STARTED_IT } from "./flow";
 import { addPasskeyInPage, PROOF_TIMEOUT_MS, signUpInPage, virtualAuthenticator } from "./passkey-steps";
 
-// Issue 28, item 2: passkeys in Chromium, its virtual authenticator standing for the device, on
+// Passkeys in Chromium, its virtual authenticator standing for the device, on
 // COMPAT_URL (a host name: WebAuthn refuses IP addresses). Adding one asks first for the current
 // password or an existing passkey. The rules (another origin, replays, counters, another
 // approval's assertion, the proof adding one needs) are in tests/api/passkeys/.

@@ -6,7 +6,7 @@ import { createInit, signUp, type CreatedInit, type Send } from "../helpers/jour
 import { newEmail, sendFrom, signUpFromInitPage } from "./flow";
 import { startOwnServer, type OwnServer } from "./own-server";
 
-// Addresses and proxies against the production build (issue 26): one server of its own that
+// Addresses and proxies against the production build: one server of its own that
 // trusts one proxy (127.0.0.1, run here), and clients from other loopback addresses (the whole
 // 127.0.0.0/8 answers) and from this machine's other interface, which is not loopback.
 
@@ -67,7 +67,7 @@ const from = (localAddress: string, via: "direct" | "proxy" = "direct"): Send =>
 
 const createInitAs = (send: Send, headers: Record<string, string>) => send("POST", "/api/init", JSON.stringify({ sender: "@acme/cli" }), { "content-type": "application/json", ...headers });
 
-// Issue 26, item 2: with a hop count, 40 Create Inits with 40 forged addresses all got 201.
+// Address spoofing: with a hop count, 40 Create Inits with 40 forged addresses all got 201.
 test("a client reaching the port directly cannot pick its address with X-Forwarded-For", async () => {
   const direct = from("127.0.0.2");
   const statuses: number[] = [];
@@ -78,19 +78,19 @@ test("a client reaching the port directly cannot pick its address with X-Forward
 });
 
 test("behind the trusted proxy the address is the one it saw, port and all, not one the client wrote", async () => {
-  // The page shows where a request came from to a signed-in account only (issue 26, item 6).
+  // The page shows where a request came from to a signed-in account only (its URL may leak).
   const viewer = await signUp(from("127.0.0.4"), { site: SERVER, email: newEmail() });
   const asViewer = { cookie: viewer.cookie };
   const init = await createInit(from("127.0.0.3", "proxy"), { sender: "@acme/cli" }, { "x-forwarded-for": "6.6.6.6" });
   const page = await from("127.0.0.4")("GET", `/init/${init.id}`, undefined, asViewer);
   expect(page.text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
-  // Issue 28: the viewer (127.0.0.4) is on the network the client came from (127.0.0.3), as the proxy said.
+  // Proximity: the viewer (127.0.0.4) is on the network the client came from (127.0.0.3), as the proxy said.
   expect(page.text).toContain("(from your network)");
   const forged = await createInit(from("127.0.0.3"), { sender: "@acme/cli" }, { "x-forwarded-for": "6.6.6.6" });
   expect((await from("127.0.0.4")("GET", `/init/${forged.id}`, undefined, asViewer)).text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
 });
 
-// Issue 28, item 1: proximity, from loopback addresses of two networks: 127.0.9.0/24 is not the
+// Proximity, from loopback addresses of two networks: 127.0.9.0/24 is not the
 // browser's (127.0.0.1), 127.0.0.0/24.
 test("from another network the page warns naming both addresses: no Approve for a client that shows no code, the typed code for one that does", async ({ page }) => {
   const elsewhere = from("127.0.9.3");
@@ -118,7 +118,7 @@ test("from another network the page warns naming both addresses: no Approve for 
   await page.getByLabel("Access for").selectOption("1d");
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("heading", { name: "Request approved" })).toBeVisible();
-  // Issue 27, item 7: the client learns the lifetime chosen, and the activity shows it.
+  // The client learns the lifetime chosen, and the activity shows it.
   const pickup = JSON.parse((await elsewhere("GET", `/api/init/${shown.id}`, undefined, { authorization: `Bearer ${shown.secret}` })).text);
   expect(pickup.access_token_expires_in).toBeGreaterThan(86_390);
   expect(pickup.access_token_expires_in).toBeLessThanOrEqual(86_400);
@@ -144,7 +144,7 @@ async function pollEvery(send: Send, init: CreatedInit, everyMs: number, times: 
   return statuses;
 }
 
-// Issue 26, item 3: another address polling every 3.8 s (of 5) made a 5-second poller's every request a 429.
+// Another address polling every 3.8 s (of 5) once made a 5-second poller's every request a 429.
 test("another address polling too fast never slows down a client that keeps time", async () => {
   const init = await createInit(from("127.0.0.5"));
   const [client, stranger] = await Promise.all([pollEvery(from("127.0.0.5"), init, 1000, 8), pollEvery(from("127.0.0.6"), init, 800, 10)]);
@@ -154,7 +154,7 @@ test("another address polling too fast never slows down a client that keeps time
   expect((await from("127.0.0.6")("GET", `/api/init/${init.id}`)).status).toBe(429);
 });
 
-// Issue 26, item 3: with the page's event stream blocked, its polling shared the clock of a client
+// With the page's event stream blocked, its polling once shared the clock of a client
 // that sends no secret, and the original platform's CLI got slow_down at its third poll and gave up.
 test("the init page's polling, its event stream blocked, never slows down a client on the same machine", async ({ page }) => {
   const init = await createInit(from(PROXY_ADDRESS), { sender: "envsync-cli" });
@@ -206,7 +206,7 @@ function openStream(localAddress: string, init: CreatedInit): Promise<{ status: 
   });
 }
 
-// Issue 26, item 4: one address's streams filled the waiting room, and everyone else got 503.
+// One address's streams once filled the waiting room, and everyone else got 503.
 test("one address holds at most its tenth of the waiting room, another address still gets a stream, and a stream whose client left frees its place", async () => {
   const hog = "127.0.0.7";
   const inits = await Promise.all([1, 2, 3].map(() => createInit(from(hog))));
@@ -218,7 +218,7 @@ test("one address holds at most its tenth of the waiting room, another address s
   const other = await openStream("127.0.0.8", inits[2]);
   expect(other.status).toBe(200);
   for (const stream of [...held, other]) stream.close();
-  // Parked at the edge (issue 29), a stream gives its place back as soon as its client leaves.
+  // Parked at the edge (server/parking.mjs), a stream gives its place back as soon as its client leaves.
   const again = async () => {
     const stream = await openStream(hog, inits[2]);
     stream.close();
@@ -242,7 +242,7 @@ function holdFrom(localAddress: string, init: CreatedInit, wait: number) {
   return { answer, leave: () => controller.abort() };
 }
 
-// Issue 29: a wait is parked at the edge (server/parking.mjs), and its place in the room goes with its client.
+// A wait is parked at the edge (server/parking.mjs), and its place in the room goes with its client.
 test("a parked wait whose client disconnects frees its place in the waiting room at once", async () => {
   const address = "127.0.0.9";
   const inits = await Promise.all([1, 2, 3].map(() => createInit(from(address))));

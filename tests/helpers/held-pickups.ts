@@ -3,7 +3,7 @@ import { waitingOn } from "@/lib/init/init-events";
 import { pollClocks } from "./api";
 import { dispatch } from "./in-process";
 
-// Concurrent token pickups (issue 14): the poll clock admits the secret's holder once per
+// Concurrent token pickups: the poll clock admits the secret's holder once per
 // interval, so pickups only run side by side when held requests (Prefer: wait) are all ended
 // by one approval. Each is admitted an interval after the one before, on a faked Date, and the
 // clock's own record says when it was admitted; no timing is assumed.

@@ -1,5 +1,5 @@
 // @ts-check
-// Project keys (issue 13 item 5, issue 26 item 1). Starts the production build on a scratch
+// Project keys, made on first need. Starts the production build on a scratch
 // database and lets it settle (its reserve of ready keys fills at start). First, what approvals
 // into new projects cost: the server's CPU while one account approves 8 inits into new projects,
 // until it is idle again (keys are made on first need, so none should be), then the same for the

@@ -1,5 +1,5 @@
 // @ts-check
-// The waiting benchmark at scale (issue 29): 100,000 clients, each waiting on its own init with
+// The waiting benchmark at scale: 100,000 clients, each waiting on its own init with
 // `Prefer: wait=60` and asking again when a wait ends pending, from 16 loopback source addresses
 // (each has about 28,000 local ports towards one server port) in 8 processes (a process may
 // hold 20,000 open files here). It reports how many were held, the acceptance of their

@@ -1,6 +1,6 @@
 // @ts-check
-// `npm run bench`: the figures of issue 13, each a ratio of two throughputs of the same build on
-// the same machine, so that our own cost shows apart from the framework's and the machine's.
+// `npm run bench`: the figures of docs/benchmark.md, each a ratio of two throughputs of the same
+// build on the same machine, so our own cost shows apart from the framework's and the machine's.
 // Starts the production build on a scratch database (a worker per core, then one worker), and
 // a bare `next start` app with one empty route handler (tests/load/bare-next, built here on
 // first use), and loads each route with wrk (`wrk -t1 -c32`, a Lua script for varying paths)
@@ -164,7 +164,7 @@ await withService({}, async (pid, send) => {
   for (let i = 0; i < POLLED_INITS; i++) {
     polls.push(`/api/init/${JSON.parse((await send("POST", "/api/init", JSON.stringify({ sender: "@bench/cli" }))).text).id}`);
   }
-  // Device authorizations polled at the token endpoint while pending (issue 27): each line its own
+  // Device authorizations polled at the token endpoint while pending: each line its own
   // device code, cycled like the status polls, so none is asked sooner than its interval.
   /** @type {string[]} */
   const tokenPolls = [];

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-// Issue 12: imports run one way, from app/, scripts/ and tests/ down to lib/ and from there to
+// Layering: imports run one way, from app/, scripts/ and tests/ down to lib/ and from there to
 // server/ (plain JavaScript, which imports none of them), never back up; and lib/'s modules
 // never import each other in a loop.
 

@@ -2,7 +2,7 @@ import { operation } from "../operation";
 
 // POST /auth/signout — ends the session and deletes its cookie. It reads no body and needs no
 // session (signing out twice is harmless): only the same-site check and two session cookies
-// (issue 14: neither is trusted) can refuse it.
+// (neither is trusted: lib/api/session-cookie.ts) can refuse it.
 export const signOutOperation = operation({
   method: "POST",
   route: "/auth/signout",

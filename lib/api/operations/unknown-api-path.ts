@@ -1,7 +1,7 @@
 import { operation } from "../operation";
 
 // Any method on /api/<a path no other route serves> — the JSON 404 of every other API answer
-// instead of the pages' HTML one (issue 14).
+// instead of the pages' HTML one.
 export const unknownApiPathOperation = operation({
   method: "GET",
   route: "/api/[...path]",

@@ -8,7 +8,7 @@ import { createdInit, getInitStatus, rateLimitCounters } from "../../helpers/api
 import { approve, changePasswordForm, newAccount, savePrivacyForm, sessionTokenOf, signIn } from "../../helpers/forms";
 import { PASSWORD } from "../../helpers/journey.mjs";
 
-// /settings/password and /settings/privacy (issue 28 items 3 and 4). A password change signs
+// /settings/password and /settings/privacy. A password change signs
 // out every session, this browser's own cookie included (a copy of it may be elsewhere): the
 // browser gets a new session in its place, in the same transaction.
 

@@ -7,7 +7,7 @@ import { PEER_ADDRESS_HEADER } from "@/server/request-context.mjs";
 import { newAccount, sessionTokenOf, signIn, signOutOthersForm, signOutSessionForm } from "../../helpers/forms";
 import { PASSWORD } from "../../helpers/journey.mjs";
 
-// /settings/sessions (issue 28 item 4): the account's sessions with device, address and last
+// /settings/sessions: the account's sessions with device, address and last
 // seen; one signed out, or all others at once; never another account's.
 
 const FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0";

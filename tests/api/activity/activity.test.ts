@@ -74,7 +74,7 @@ describe("an account's activity", () => {
       ["access_token_created", "access_token_revoked", "init_approved", "init_denied", "link_created", "link_revoked", "token_collected"],
     );
     const byKind = Object.fromEntries(events.map((event) => [event.kind, event]));
-    // Issue 30: a decision says where the deciding browser was, not the client (whose address is in the other events).
+    // A decision says where the deciding browser was, not the client (whose address is in the other events).
     const FROM_DECIDER = { observedIp: "198.51.100.200", observedUserAgent: BROWSER_UA, addressMismatch: false };
     expect(byKind.init_approved).toMatchObject({ subjectId: init.id, project, decidedBy: alice.email, ...INIT_ORIGIN, ...FROM_DECIDER });
     expect(byKind.token_collected).toMatchObject({
@@ -114,7 +114,7 @@ describe("an account's activity", () => {
     expect(await activity(bob.id)).toEqual([]);
   });
 
-  // Issue 30: a login is one entry, its steps oldest first; anything else stands alone.
+  // A login is one entry, its steps oldest first; anything else stands alone.
   it("groups a login's events into one entry: opened, approved, token collected, the links its token made", async () => {
     const alice = await person();
     const init = await createInit(inProcess, REPORT, FROM_CLIENT);

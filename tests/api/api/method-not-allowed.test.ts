@@ -11,7 +11,7 @@ import * as linkedProject from "@/app/api/projects/[projectId]/route";
 import * as jwks from "@/app/api/well-known/jwks/route";
 import { databaseSnapshot } from "../../helpers/api";
 
-// Issue 14, item 5: every /api answer is JSON in the documented error shape. A method a route
+// Every /api answer is JSON in the documented error shape. A method a route
 // does not serve is a 405 with Allow (RFC 9110 §15.5.6), not Next's empty one; a path no route
 // serves is a JSON 404, not the pages' HTML. Next picks the module and the exported handler by
 // path and method (tests/e2e/hardening.spec.ts checks that against the production build); here

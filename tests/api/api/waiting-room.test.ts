@@ -66,7 +66,7 @@ describe("the waiting room", () => {
     await waiting(fourth.id);
   });
 
-  // Issue 26, item 4: about 192 inits from one address, 16 streams each, filled a process's room.
+  // About 192 inits from one address, 16 streams each, once filled a process's room.
   it("lets one address (IPv6: its /64) hold at most a tenth of the room, and another address still gets a stream", async () => {
     const inits = await Promise.all(Array.from({ length: 6 }, () => createdInit()));
     const hog = from(7);

@@ -12,7 +12,7 @@ import { databaseFingerprint } from "../../helpers/hostile";
 import { approvedClient, createLink, getProject, linked, randomIv, withToken } from "../../helpers/links";
 import { deviceAuthorized, exchange, introspect, loggedIn, ownerToken, refresh, tokensOf } from "../../helpers/oauth";
 
-// "This wasn't me" (issue 28, item 3): lib/approvals/report-approval.ts. The approving account
+// "This wasn't me": lib/approvals/report-approval.ts. The approving account
 // reports an approval, and everything that came from it is revoked in one transaction.
 
 const reportForm = (session: string, initId: string, from = "activity") =>

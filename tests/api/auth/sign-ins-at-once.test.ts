@@ -8,7 +8,7 @@ import { registrationOptions } from "../../helpers/passkeys";
 import { rateLimitCounter, rateLimitCounters } from "../../helpers/api";
 import { startInFreshWindow } from "../../helpers/clock";
 
-// Issue 14, item 4: the per-account wait limited the latency of each guess, not the number of
+// Parallel guessing: the per-account wait limited the latency of each guess, not the number of
 // guesses: 40 guesses from 10 addresses ran side by side and finished in 15.6 s. Now at most
 // SIGN_INS_AT_ONCE_PER_ACCOUNT password checks run on one account at a time, across instances
 // (a lease each in the database), each after its wait; an attempt beyond them gets 429

@@ -9,7 +9,7 @@ import { approve, deny, newAccount, SITE } from "../../helpers/forms";
 import { dispatch } from "../../helpers/in-process";
 import { approvedClient, createLink, getProject, linked, linkSnapshot, randomIv, withToken } from "../../helpers/links";
 
-// Issue 15, with LEGACY_LINK_APPROVAL off (the default): what a client written to the original
+// Compatibility, LEGACY_LINK_APPROVAL off (the default): what a client written to the original
 // platform's protocol sends, on the wire. Its init reports sender_ip "Unknown" and keeps no
 // secret; it keeps the init's id as the project's, also when the person approved into a project
 // they already had; it sends the bearer it was given after its own "Bearer ".
@@ -68,8 +68,8 @@ describe("an existing client's init", () => {
   });
 });
 
-// Issue 26, item 7: such a client stops polling only on an `error` in the status answer; without
-// one it polled a denied or expired init until its own timeout (315 s) and said "TIMEOUT".
+// Such a client stops polling only on an `error` in the status answer; without
+// one it polls a denied or expired init until its own timeout (315 s) and says "TIMEOUT".
 describe("an existing client's denied or expired init", () => {
   it("answers its status with a human error, to the client without a secret and to the secret's holder", async () => {
     const owner = await approvedClient("Payments");

@@ -11,7 +11,7 @@ import { approve, cookieHeader, newAccount, revokeLinkForm, SITE } from "../../h
 import { dispatch } from "../../helpers/in-process";
 import { approvedClient, createLink, getProject, linkSnapshot, randomIv, withToken } from "../../helpers/links";
 
-// Issue 15: the browser-approved link of existing clients, LEGACY_LINK_APPROVAL on. The client
+// The browser-approved link of existing clients, LEGACY_LINK_APPROVAL on. The client
 // sends the person to /projects/{projectId}/link/{iv}?metadata=… and repeats
 // POST /api/projects/{projectId}/link/{iv} with no Authorization and no body until it gets 200.
 vi.hoisted(() => {
@@ -214,7 +214,7 @@ describe("a link approved in the browser", () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  // Issue 26, item 8: one click by the owner on a crafted page approved a link ahead of any
+  // One click by the owner on a crafted page once approved a link ahead of any
   // client, for whoever held the iv to collect later. A decision needs a client asking for that
   // very (project, iv): a POST within the last minute.
   it("cannot be approved or denied before a client asks, nor after it stopped asking", async () => {
@@ -242,7 +242,7 @@ describe("a link approved in the browser", () => {
     });
   });
 
-  // Issue 28: these clients show no code, so nothing shows that a browser elsewhere is the person who started it.
+  // Remote phishing: these clients show no code, so nothing shows that a browser elsewhere is the person who started it.
   it("is approved only from the asking client's network, and denied from anywhere", async () => {
     const owner = await approvedClient("Payments");
     const iv = randomIv();
@@ -280,7 +280,7 @@ describe("a link approved in the browser", () => {
     expect((await findLinkApprovalView(config(), owner.userId, owner.projectId, iv, reported))?.observed).toEqual({ address: "198.51.100.7", userAgent: "envsync-cli/1.4.2", addressMismatch: true });
   });
 
-  // Issue 26, item 8: without credentials, 404 for an unknown project against 202 for a known one told which project ids exist.
+  // Project id enumeration: without credentials, 404 for an unknown project against 202 for a known one told which project ids exist.
   it("answers an unknown project as a known one that no one has approved, and writes nothing for it", async () => {
     const owner = await approvedClient("Payments");
     const known = await ask(owner.projectId, randomIv());

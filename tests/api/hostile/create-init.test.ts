@@ -22,7 +22,7 @@ import {
   sendToRoute,
 } from "../../helpers/hostile";
 
-// Hostile input, property-based (issue 5): generated bodies, content types and headers thrown at
+// Hostile input, property-based: generated bodies, content types and headers thrown at
 // POST /api/init. Seed, number of runs and the documented answers: tests/helpers/hostile/.
 
 /** A Create Init field: valid, at and past its limit, with controls or bidi overrides, or not a string. */

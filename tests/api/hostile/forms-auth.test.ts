@@ -11,7 +11,7 @@ import { assertHostileForm, expectSuccesses, formPairsArb, formValuesOf, hostile
 import { anyPost, OWN_PAGE, ownPagePost, postForm, signedInPerson, type FormInput } from "../../helpers/hostile-forms";
 import { PASSWORD } from "../../helpers/journey.mjs";
 
-// Hostile input through HTTP, property-based (issue 5, second bullet): generated bodies, content
+// Hostile input through HTTP, property-based: generated bodies, content
 // types, origins, cookies, returnTo values and headers thrown at the sign-up, sign-in and
 // sign-out forms. Seed, number of runs, each form's documented codes and the checks:
 // tests/helpers/hostile/ (the declared codes, FORM_WRITES, checkFormAnswer).

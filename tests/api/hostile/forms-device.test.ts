@@ -8,7 +8,7 @@ import { COOKIE_NAME } from "../../helpers/forms";
 import { assertHostileForm, expectSuccesses, formPairsArb, hostileTextArb, NUM_RUNS, PROPERTY_TIMEOUT_MS, SEED, urlEncoded, type BodySpec } from "../../helpers/hostile";
 import { anyPost, OWN_PAGE, ownPagePost, postForm, signedInPerson, type FormInput } from "../../helpers/hostile-forms";
 
-// Hostile input through HTTP, property-based (issue 27 item 8): generated codes (the waiting
+// Hostile input through HTTP, property-based: generated codes (the waiting
 // request's, respelled, wrong, hostile, over the limit, sent twice), bodies, content types,
 // origins, cookies and headers thrown at /device's form (RFC 8628 §3.3). A wrong code counts
 // against the account and address (FORM_WRITES); anything else refused writes nothing. The

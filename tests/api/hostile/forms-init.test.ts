@@ -28,7 +28,7 @@ import {
 } from "../../helpers/hostile";
 import { anyPost, OWN_PAGE, ownPagePost, postForm, signedInPersonWithProjects, type FormInput } from "../../helpers/hostile-forms";
 
-// Hostile input through HTTP, property-based (issue 5, second bullet): generated init ids,
+// Hostile input through HTTP, property-based: generated init ids,
 // fields (project, new project name, code check), bodies, content types, origins, cookies and
 // headers thrown at the init page's Approve and Deny forms. Seed, number of runs, each form's
 // documented codes and the checks: tests/helpers/hostile/ (the declared codes, FORM_WRITES, checkFormAnswer).

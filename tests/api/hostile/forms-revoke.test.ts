@@ -9,7 +9,7 @@ import { assertHostileForm, expectSuccesses, formPairsArb, HOSTILE_ATOMS, hostil
 import { anyPost, postForm, signedInPersonWithProjects, type FormInput } from "../../helpers/hostile-forms";
 import { randomIv } from "../../helpers/journey.mjs";
 
-// Hostile input through HTTP, property-based (issue 5, second bullet): generated token, credential,
+// Hostile input through HTTP, property-based: generated token, credential,
 // project and link ids, bodies, content types, origins, cookies and headers thrown at the Revoke
 // buttons of the settings pages (access tokens, resource-server credentials) and of the project
 // page (linked clients). Seed, number of

@@ -21,7 +21,7 @@ import {
   sendToRoute,
 } from "../../helpers/hostile";
 
-// Hostile input, property-based (issue 5): generated ids, Authorization values and headers
+// Hostile input, property-based: generated ids, Authorization values and headers
 // thrown at GET /api/init/{id}, on inits in every state. Seed, number of runs and the documented
 // answers: tests/helpers/hostile/.
 

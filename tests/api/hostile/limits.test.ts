@@ -12,7 +12,7 @@ import {
   sendToRoute,
 } from "../../helpers/hostile";
 
-// Hostile input, property-based (issue 5), with a low Create Init limit: the same properties
+// Hostile input, property-based, with a low Create Init limit: the same properties
 // while most requests are refused with 429 rate_limited. docs/configuration.md: "no other rejected request
 // changes the database" (only failed sign-ins write). vitest.config.ts's limits are high so that
 // the other suites never meet one; this file lowers Create Init's before the configuration is

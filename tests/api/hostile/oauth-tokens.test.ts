@@ -30,7 +30,7 @@ import { linked, publishedJwks } from "../../helpers/links";
 import { revokeResourceServer } from "@/lib/resource-servers/manage-resource-servers";
 import { basicAuthorization, CLIENT_ID, loggedIn, ownerToken, refresh, resourceServer, tokensOf } from "../../helpers/oauth";
 
-// Hostile input, property-based (issue 5, issue 27 items 4 and 6): generated requests to the
+// Hostile input, property-based: generated requests to the
 // refresh-token grant, revocation (RFC 7009) and introspection (RFC 7662). Every answer is
 // documented, never a 5xx, in OAuth's error shape; a refusal writes nothing, except the reuse of
 // a retired refresh token, whose revocation of its login is the point (RFC 9700 §4.14.2).

@@ -24,7 +24,7 @@ import {
 import { hostileProofs, newDpopKey } from "../../helpers/dpop";
 import { approvedDevice, deniedDevice, deviceAuthorized, DEVICE_CODE_GRANT } from "../../helpers/oauth";
 
-// Hostile input, property-based (issue 5, issue 27 item 8): generated form bodies, content types
+// Hostile input, property-based: generated form bodies, content types
 // and headers (DPoP proofs among them, RFC 9449) thrown at the OAuth endpoints. Every answer is documented, never a 5xx, in OAuth's
 // error shape; a refusal writes nothing (a device-code poll's authorization_pending and
 // slow_down are polls: tests/helpers/hostile/properties.ts).

@@ -38,7 +38,7 @@ import {
   tamperedJwtArb,
 } from "../../helpers/hostile";
 
-// Hostile input, property-based (issue 5): generated project ids, ivs, bearer values, bodies and
+// Hostile input, property-based: generated project ids, ivs, bearer values, bodies and
 // headers (DPoP proofs among them) thrown at Create Project Link and at the link bearer's project resource. Seed, number
 // of runs and the documented answers: tests/helpers/hostile/.
 

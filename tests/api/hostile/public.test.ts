@@ -20,7 +20,7 @@ import {
   type RouteName,
 } from "../../helpers/hostile";
 
-// Hostile input, property-based (issue 5): generated headers and query strings thrown at the
+// Hostile input, property-based: generated headers and query strings thrown at the
 // routes that take no input: the JWKS, the OAuth metadata, readiness and liveness. Seed, number of runs and the
 // documented answers: tests/helpers/hostile/.
 

@@ -28,7 +28,7 @@ import {
 } from "../../helpers/hostile";
 import { signedInPersonWithProjects } from "../../helpers/hostile-forms";
 
-// Hostile input, property-based (issue 5): generated sessions, origins, form fields, bodies and
+// Hostile input, property-based: generated sessions, origins, form fields, bodies and
 // headers thrown at the settings pages' JSON form routes POST /settings/tokens/create and
 // POST /settings/resource-servers/create. Seed, number of runs and the documented answers:
 // tests/helpers/hostile/.

@@ -10,7 +10,7 @@ import { approve, newAccount } from "../../helpers/forms";
 import { linked } from "../../helpers/links";
 import { deviceAuthorized, exchange } from "../../helpers/oauth";
 
-// Issue 27, item 7: the approving person chooses how long the client's access lasts, among
+// The approving person chooses how long the client's access lasts, among
 // ACCESS_LIFETIME_CHOICES (default 1h, 1d, 30d and ACCESS_TOKEN_LIFETIME_DAYS, 90d, preselected);
 // the client learns it at the pickup and at the token endpoint; the activity records it.
 

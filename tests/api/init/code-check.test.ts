@@ -38,7 +38,7 @@ describe("INIT_CODE_CHECK=enter (RFC 8628 §5.4)", () => {
     expect((await approve(init.id, token, right)).headers.get("location")).toContain("error=init_not_pending");
   });
 
-  // Issue 14, item 1: an attempt is taken before the code is compared, so 50 concurrent wrong
+  // An attempt is taken before the code is compared, so 50 concurrent wrong
   // codes get exactly five comparisons (four code_mismatch, the fifth denies), never more.
   it("compares at most five of 50 concurrent wrong codes, and denies the init", async () => {
     const { token } = await newAccount();

@@ -4,7 +4,7 @@ import { findInitView } from "@/lib/init/init-view";
 import { createdInit } from "../../helpers/api";
 import { approve, deny, newAccount } from "../../helpers/forms";
 
-// Issue 26, item 6: the init page's URL may leak (SECURITY.md, "Stolen init id"). The client's
+// The init page's URL may leak (SECURITY.md, "Stolen init id"). The client's
 // device, operating system and addresses (an IP address is personal data) go to a signed-in
 // account while the init is pending, to the account that decided it once decided, and to
 // nobody once it expired; the application's name and the status to anyone with the id.

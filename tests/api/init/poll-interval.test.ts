@@ -72,7 +72,7 @@ describe("GET /api/init/{id} — slow down", () => {
     }
   });
 
-  // Issue 26, item 3: readers without the secret shared one clock, so another address polling
+  // Readers without the secret once shared one clock, so another address polling
   // every 3.8 s made a 5-second poller's every request a 429.
   it("keeps a clock per reader without the secret: another address never slows down one that keeps time", async () => {
     const init = await createdInit();
@@ -101,8 +101,8 @@ describe("GET /api/init/{id} — slow down", () => {
     expect((await getInitStatus(init.id, { [PEER_ADDRESS_HEADER]: "2001:db8:1:3::1" })).status).toBe(200);
   });
 
-  // Issue 26, item 3: the init page's fallback polling, from the person's own machine, answered
-  // the client beside it with slow_down; the original platform's CLI then gave up.
+  // The init page's fallback polling, from the person's own machine, answered
+  // once answered the client beside it with slow_down; the original platform's CLI then gave up.
   it("never counts the init page's polling, by a signed-in viewer, against a client at the same address", async () => {
     const { token } = await newAccount();
     const init = await createdInit();

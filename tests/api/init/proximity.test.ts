@@ -5,7 +5,7 @@ import { approve, newAccount } from "../../helpers/forms";
 import { inProcess } from "../../helpers/in-process";
 import { createInit } from "../../helpers/journey.mjs";
 
-// Issue 28, item 1 (RFC 10027, proximity): Approve compares where the init came from with where
+// Proximity (RFC 10027): Approve compares where the init came from with where
 // the approving browser is, both as the service saw them (lib/init/proximity.ts), and asks
 // accordingly (lib/init/code-check-mode.ts): from the client's network, the configured check;
 // from elsewhere, the typed code, and nothing at all for a client that shows no code.

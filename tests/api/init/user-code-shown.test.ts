@@ -4,7 +4,7 @@ import { createdInit } from "../../helpers/api";
 import { approve, deny, newAccount } from "../../helpers/forms";
 import { dispatch } from "../../helpers/in-process";
 
-// Issue 14, item 2: under the default INIT_CODE_CHECK=confirm the page shows the code to every
+// Under the default INIT_CODE_CHECK=confirm the page shows the code to every
 // signed-in viewer, so whoever holds the page URL could approve. A client that prints user_code
 // says so (user_code_shown) and its init then needs the code typed (RFC 8628 §5.4); a client of
 // the bare specification keeps the configured mode. Who decided is recorded.

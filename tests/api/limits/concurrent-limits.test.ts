@@ -9,7 +9,7 @@ import { approvedClient, createLink, randomIv, withToken } from "../../helpers/l
 import { basicAuthorization, postIntrospection, resourceServer } from "../../helpers/oauth";
 import { startInFreshWindow } from "../../helpers/clock";
 
-// Issue 14, item 1: every limit holds under concurrency. Each takes its unit in one conditional
+// Every limit holds under concurrency. Each takes its unit in one conditional
 // statement before the work, so with a limit of 3, of 50 concurrent requests exactly 3 are
 // served (or evaluated), on SQLite and PostgreSQL alike; a request the rules do not count gives
 // its unit back. Password checks run 50 at once here, so that only the failure limit decides

@@ -4,7 +4,7 @@ import { clientIdStanding } from "@/lib/oauth/client-ids";
 import { databaseFingerprint } from "../../helpers/hostile/fingerprint";
 import { CLIENT_ID, deviceAuthorized, postDeviceAuthorization } from "../../helpers/oauth";
 
-// OAUTH_CLIENT_IDS (issue 27 item 1): the device authorization accepts the listed client_ids
+// OAUTH_CLIENT_IDS: the device authorization accepts the listed client_ids
 // only; any other is RFC 6749 §5.2 invalid_client, refused before anything is counted or written.
 
 vi.hoisted(() => {

@@ -4,7 +4,7 @@ import { randomId } from "@/lib/secrets";
 import { createdInit, rateLimitCounter } from "../../helpers/api";
 import { approve, newAccount } from "../../helpers/forms";
 
-// Issue 26 item 1: one account holds at most PROJECTS_PER_ACCOUNT projects, however many
+// One account holds at most PROJECTS_PER_ACCOUNT projects, however many
 // approvals into new projects arrive at once, on SQLite and PostgreSQL alike; a refusal writes
 // nothing (its init stays pending, its hourly units go back). The hourly limits are out of the
 // way here (vitest.config.ts); new-project.test.ts tests them.

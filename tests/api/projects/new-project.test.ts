@@ -4,7 +4,7 @@ import { createdInit, rateLimitCounter } from "../../helpers/api";
 import { approve, newAccount } from "../../helpers/forms";
 import { startInFreshWindow } from "../../helpers/clock";
 
-// Issue 26 item 1: projects made by approval are limited per address and per account each hour
+// Projects made by approval are limited per address and per account each hour
 // (the number per account: new-project-cap.test.ts); each limit holds under 50 concurrent
 // approvals, on SQLite and PostgreSQL alike, and a refused approval writes nothing (its init
 // stays pending) while approving into an existing project still works.

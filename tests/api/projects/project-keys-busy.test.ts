@@ -22,7 +22,7 @@ vi.hoisted(() => {
 // Real generations one at a time (0.5 s to 5 s each on an idle core), beside other test files
 // on a shared machine: more than the suites' default minute.
 describe("a busy key queue", { timeout: 180_000 }, () => {
-  // Issue 13 item 5: a link whose key is not ready within the bound is answered 503 with
+  // A link whose key is not ready within the bound is answered 503 with
   // Retry-After instead of waiting without end, writes nothing, and its retry finds the key.
   it("answers 503 key_not_ready with Retry-After, writes nothing, and the retry gets the key", async () => {
     const busy = await accountWithKeylessProjects(3);

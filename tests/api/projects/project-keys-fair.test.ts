@@ -22,7 +22,7 @@ vi.hoisted(() => {
 // Real generations one at a time (0.5 s to 5 s each on an idle core), beside other test files
 // on a shared machine: more than the suites' default minute.
 describe("project key generation across accounts", { timeout: 180_000 }, () => {
-  // Issue 13 item 5: an account's backlog never holds up another account's key, and one
+  // An account's backlog never holds up another account's key, and one
   // account queues at most PROJECT_KEY_QUEUE_PER_ACCOUNT generations.
   it("serves an unrelated account's first link before another account's queued generations, and caps what one account queues", async () => {
     const busy = await accountWithKeylessProjects(4);
@@ -51,7 +51,7 @@ describe("project key generation across accounts", { timeout: 180_000 }, () => {
     const storedAt = await keyStoredAt([...busy.projects, unrelated.projectId]);
     // Asked for after the busy account queued its last generation, served before it.
     expect(storedAt(unrelated.projectId)).toBeLessThan(storedAt(busy.projects[2])!);
-    // The project refused by the cap is not kept for later (issue 26 item 1: no backlog of
+    // The project refused by the cap is not kept for later (no backlog of
     // keys nobody asked for): the queue is idle and it has no key until its link asks again.
     expect(keyWork()).toMatchObject({ generating: 0, queued: 0 });
     expect(await storedKey(busy.projects[3])).toBeNull();

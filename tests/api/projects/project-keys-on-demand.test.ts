@@ -10,7 +10,7 @@ import { inProcess } from "../../helpers/in-process";
 const APPROVALS = 8;
 
 describe("a project's key is generated when first needed", () => {
-  // Issue 26 item 1: every approval into a new project started an RSA-4096 generation (about a
+  // Keys as a CPU sink: every approval into a new project started an RSA-4096 generation (about a
   // CPU-second), and an account's backlog of keyless projects got keys nobody asked for. Now
   // approvals generate nothing; the first link generates its own project's key, and only that.
   it(`generates no key for ${APPROVALS} approvals into new projects, and one for the first link`, async () => {

@@ -13,7 +13,7 @@ import { NUM_RUNS, SEED } from "./properties";
 // The forms' property: the runner that sends each generated post and checks its 303.
 
 // =============================================================================================
-// HTML forms (issue 5, "Hostile input", second bullet): the same properties through the form
+// HTML forms: the same properties through the form
 // routes, which lib/api/route.ts wraps so that every answer is a 303: a failure back to the
 // form's page with `?error=<code>`, a success on to the next page. The properties live in
 // tests/api/hostile/forms-*.test.ts.

@@ -85,7 +85,7 @@ export const HOSTILE_ATOMS = [
 /**
  * Percent-escapes that do not decode as UTF-8, as a path carries them unencoded: cut short, not
  * hexadecimal, a truncated or overlong sequence, an escaped surrogate, a lone continuation byte.
- * Next's own path decoding answered them with a plain-text 500 (issue 26, item 5).
+ * Next's own path decoding answered them with a plain-text 500.
  */
 export const UNDECODABLE_ESCAPES = ["%", "%z", "%zz", "%4", "%E0%A4%A", "%E0%A4", "%C3%28", "%C0%AF", "%ED%A0%80", "%F4%90%80%80", "%80", "%FF", "%FE%FF"];
 

@@ -1,4 +1,4 @@
-// The hostile-input suite's shared part (issue 5, "Hostile input"), in its parts: the
+// The hostile-input suite's shared part, in its parts: the
 // documented answers of every route, a fingerprint of the whole database, the generators and
 // the runners of the API routes' and the forms' properties. The properties live in
 // tests/api/hostile/*.test.ts, so that they run on SQLite and on PostgreSQL like the rest of

@@ -28,7 +28,7 @@ describe("clientAddress", () => {
     expect(clientAddress(forwarded, BALANCER)).toBe("203.0.113.9");
   });
 
-  // Issue 26, item 2: with a hop count, a client reaching the port directly picked its own address.
+  // Address spoofing: with a hop count, a client reaching the port directly picked its own address.
   it("believes X-Forwarded-For only from a peer that is a trusted proxy", () => {
     const direct = headers({ "x-initlink-peer": "198.51.100.4", "x-forwarded-for": "127.0.0.1" });
     expect(clientAddress(direct, BALANCER)).toBe("198.51.100.4");

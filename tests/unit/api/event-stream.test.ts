@@ -18,7 +18,7 @@ function silentSource(): EventSource & { closed: () => boolean } {
 }
 
 describe("eventStream", () => {
-  // Issue 26, item 4: a stream kept its place in the waiting room until its init expired; the
+  // A stream once kept its place in the waiting room until its init expired; now it ends, and the
   // client comes back with Last-Event-ID (tests/api/init/waiting.test.ts) and misses nothing.
   it("ends after STREAM_LIFETIME_MS, heartbeats until then, and lets go of its source and its place", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });

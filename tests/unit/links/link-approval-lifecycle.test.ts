@@ -35,7 +35,7 @@ describe("askNeedsRecording", () => {
   });
 });
 
-// Issue 26, item 8: the person may decide only while a client asks for the (project, iv).
+// The person may decide only while a client asks for the (project, iv).
 describe("clientIsAsking", () => {
   it("is true for an ask within the last minute only", () => {
     expect(clientIsAsking(null, NOW)).toBe(false);

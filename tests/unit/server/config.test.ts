@@ -129,7 +129,7 @@ describe("parseConfig", () => {
     expect(parseConfig(withKey({ METRICS_TOKEN: "" })).metricsToken).toBeNull();
   });
 
-  // Issue 26, item 2: X-Forwarded-For is believed only from the proxies named.
+  // X-Forwarded-For is believed only from the proxies named.
   it("takes TRUSTED_PROXIES as addresses and CIDR ranges, and refuses anything else", () => {
     expect(parseConfig(withKey({ TRUSTED_PROXIES: " 10.0.0.2, 192.168.0.0/16 2001:DB8::/32 " })).trustedProxies).toEqual({
       ranges: ["10.0.0.2/32", "192.168.0.0/16", "2001:db8::/32"],
@@ -149,7 +149,7 @@ describe("parseConfig", () => {
     expect(configWarnings(withKey({ TRUSTED_PROXIES: "10.0.0.2" }))).toEqual([]);
   });
 
-  // Issue 27, item 7: the operator sets the lifetimes a person may choose; the longest is the maximum.
+  // The operator sets the lifetimes a person may choose; the longest is the maximum.
   it("takes ACCESS_LIFETIME_CHOICES as hours and days, shortest first, and refuses anything else", () => {
     const H = 3_600_000;
     expect(parseConfig(withKey({ ACCESS_LIFETIME_CHOICES: "30d, 1H 1d,1h" })).accessLifetimes).toEqual({

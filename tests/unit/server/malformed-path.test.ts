@@ -5,7 +5,7 @@ import { ERRORS } from "@/lib/errors";
 import { hasMalformedEscape, refuseMalformedPath } from "@/server/malformed-path.mjs";
 import { UNDECODABLE_ESCAPES } from "../../helpers/hostile/generators";
 
-// Issue 26, item 5: a path whose percent-escape does not decode is answered 400 by server.mjs
+// A path whose percent-escape does not decode is answered 400 by server.mjs
 // (Next's own decoding answered a plain-text 500); the production build's answers:
 // tests/e2e/hardening.spec.ts.
 describe("hasMalformedEscape", () => {

@@ -69,7 +69,7 @@ describe("setSecurityHeaders", () => {
     }
   });
 
-  // Issue 26, item 9: the image optimizer's exemption was a prefix; Next answers a longer path with its HTML not-found page.
+  // The image optimizer's exemption was once a prefix; Next answers a longer path with its HTML not-found page.
   it("exempts the image optimizer's one path only, not every path that begins with it", async () => {
     for (const target of ["/_next/imagefoo", "/_next/image-x?url=%2Ficon.svg", "/_next/images/a.png", "/_next/image.html"]) {
       const answer = await get(target);
