@@ -38,8 +38,11 @@ export function scratchDatabase(name: string): string {
   return url.toString();
 }
 
-// Debian's Chromium where it is installed (CI, these machines); Playwright's own elsewhere.
-const executablePath = process.env.CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+// Debian's Chromium where it is installed (CI, these machines), its headless shell first: the
+// full browser in headless mode starts a third slower and ran the end-to-end stage 30% slower
+// here; Playwright's own elsewhere.
+const executablePath =
+  process.env.CHROMIUM_PATH ?? ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((path) => existsSync(path));
 
 // Each server's output goes to its own file, not to the test output: tests/e2e/server-logs.ts
 // prints the lines of a failing test.

@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { COMPAT_URL, MAIN_URL, SHORT_URL } from "../../playwright.config";
 import { approvedIntoNewProject, createInit, createLink, pickUpToken, randomIv, sessionCookieName, signUp, type CreatedInit, type Person } from "../helpers/journey.mjs";
+import { axeViolations, expectNoViolations } from "./axe";
 import { newEmail, over, PASSWORD, sendFrom } from "./flow";
 import { addPasskeyInPage, signUpInPage, virtualAuthenticator } from "./passkey-steps";
 
@@ -41,12 +41,6 @@ async function inEveryMode(page: Page, check: (mode: Mode) => Promise<void>) {
     await page.setViewportSize(mode.viewport);
     await check(mode);
   }
-}
-
-/** Zero axe violations, listed by rule and element when there are some. */
-async function expectNoViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 /** Nothing wider than the viewport: the page never scrolls sideways. */
@@ -131,6 +125,14 @@ async function initOn(send: ReturnType<typeof over>): Promise<CreatedInit> {
 
 // Each test runs axe in four modes, some on several pages: more than the default minute on a busy machine.
 test.describe.configure({ timeout: 180_000 });
+
+// The audit itself: a page with a violation is seen to have it, after a first run on the same load.
+test("the audit sees a violation", async ({ page }) => {
+  await page.setContent(`<!doctype html><html lang="en"><head><title>Audit</title></head><body><main><h1>Audit</h1></main></body></html>`);
+  expect(await axeViolations(page)).toEqual([]);
+  await page.evaluate(() => document.querySelector("main")!.append(Object.assign(document.createElement("img"), { src: "data:," })));
+  expect(await axeViolations(page)).toEqual([expect.stringMatching(/^image-alt: /)]);
+});
 
 test("the home page, signed out", async ({ browser }) => {
   await auditEverywhere(browser, `${MAIN_URL}/`, { shot: "home" });

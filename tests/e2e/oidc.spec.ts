@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { OIDC_PORT, scratchDatabase } from "../../playwright.config";
 import { createInit } from "../helpers/journey.mjs";
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from "../helpers/oidc-provider";
+import { expectNoViolations } from "./axe";
 import { newEmail, over, PASSWORD } from "./flow";
 import { startOwnServer, type OwnServer } from "./own-server";
 
@@ -40,12 +40,6 @@ test.afterAll(async () => {
   await provider.stop();
 });
 
-/** Zero axe violations on the page (the suite's other pages: tests/e2e/accessibility.spec.ts, on servers without a provider). */
-async function expectAccessible(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
-}
-
 /** Signs in at the provider's development login page as `login`. */
 async function signInAtProvider(page: Page, login: string) {
   await page.getByPlaceholder("Enter any login").fill(login);
@@ -73,7 +67,7 @@ test("a first sign-in from an init page makes the account and comes back to the 
   await expect(page.getByRole("heading", { name: "Identity provider" })).toBeVisible();
   await expect(page.getByText(`${email} (verified by the provider)`)).toBeVisible();
   await expect(page.getByText("This is your only way to sign in. Add a passkey before you unlink it.")).toBeVisible();
-  await expectAccessible(page);
+  await expectNoViolations(page);
 });
 
 test("a person with a password links the provider from the settings and unlinks it", async ({ page }) => {
@@ -103,5 +97,5 @@ test("cancelling at the provider lands on the sign-in page with a clear message"
   await expect(page.getByRole("alert").filter({ hasText: "cancelled" })).toHaveText(
     "The sign-in was cancelled or refused at your identity provider. Nothing was changed. Try again, or sign in another way.",
   );
-  await expectAccessible(page);
+  await expectNoViolations(page);
 });

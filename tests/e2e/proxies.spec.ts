@@ -69,9 +69,17 @@ const createInitAs = (send: Send, headers: Record<string, string>) => send("POST
 
 // Address spoofing: with a hop count, 40 Create Inits with 40 forged addresses all got 201.
 test("a client reaching the port directly cannot pick its address with X-Forwarded-For", async () => {
-  const direct = from("127.0.0.2");
-  const statuses: number[] = [];
-  for (let attempt = 0; attempt < 40; attempt++) statuses.push((await createInitAs(direct, { "x-forwarded-for": `198.51.100.${attempt + 1}` })).status);
+  // The limit counts in clock minutes: 40 requests that straddle a minute's end start a second
+  // count, so such a round is run again from another address (the second fits in one minute).
+  const minute = () => Math.floor(Date.now() / 60_000);
+  let statuses: number[] = [];
+  for (const address of ["127.0.0.2", "127.0.0.12"]) {
+    const direct = from(address);
+    const began = minute();
+    statuses = [];
+    for (let attempt = 0; attempt < 40; attempt++) statuses.push((await createInitAs(direct, { "x-forwarded-for": `198.51.100.${attempt + 1}` })).status);
+    if (minute() === began) break;
+  }
   expect(statuses.filter((status) => status === 201)).toHaveLength(30);
   expect(statuses.slice(30)).toEqual(Array(10).fill(429));
   expect(server.output()).toContain("TRUST_PROXY_HOPS is ignored");
