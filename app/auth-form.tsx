@@ -2,6 +2,7 @@ import { cookies } from "next/headers";
 import Link from "next/link";
 import { FORM_FLASH_COOKIE, readFormFlash, type AuthField, type FormFlash } from "@/lib/api/form-flash";
 import { safeReturnTo, withReturnTo } from "@/lib/api/return-to";
+import { passwordSignUpOpen, passwordsOn } from "@/lib/auth/account-policy";
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
 import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
@@ -35,7 +36,10 @@ export async function AuthPage({ mode, searchParams }: { mode: Mode; searchParam
   const query = await searchParams;
   // The kept email only comes back with the refusal that kept it, never on a fresh visit.
   const flash = query.error === undefined ? null : readFormFlash((await cookies()).get(FORM_FLASH_COOKIE)?.value);
-  const provider = config().oidc;
+  const cfg = config();
+  const provider = cfg.oidc;
+  // The password form where passwords are used, and on the sign-up page only while sign-up is open.
+  const passwordForm = mode === "signin" ? passwordsOn(cfg) : passwordSignUpOpen(cfg);
   // A refusal of the identity provider's flow is said next to its button, not in the password form.
   const providerError = typeof query.error === "string" && query.error.startsWith("oidc_") ? pageMessage(query.error) : null;
   return (
@@ -51,9 +55,40 @@ export async function AuthPage({ mode, searchParams }: { mode: Mode; searchParam
           <ProviderSignIn name={provider.displayName} returnTo={safeReturnTo(query.returnTo)} />
         </section>
       )}
-      <AuthForm mode={mode} returnTo={safeReturnTo(query.returnTo)} email={flash?.email ?? ""} error={errorPlacement(providerError === null ? query.error : undefined, flash)} />
+      {passwordForm ? (
+        <AuthForm
+          mode={mode}
+          returnTo={safeReturnTo(query.returnTo)}
+          email={flash?.email ?? ""}
+          error={errorPlacement(providerError === null ? query.error : undefined, flash)}
+          signUpOpen={passwordSignUpOpen(cfg)}
+        />
+      ) : (
+        <ClosedForm mode={mode} provider={provider?.displayName ?? null} error={providerError === null ? pageMessage(query.error) : null} returnTo={safeReturnTo(query.returnTo)} />
+      )}
       {mode === "signin" ? <PasskeySignIn returnTo={safeReturnTo(query.returnTo)} /> : null}
     </>
+  );
+}
+
+/** In place of the password form where this service takes none: what to do instead. */
+function ClosedForm({ mode, provider, error, returnTo }: { mode: Mode; provider: string | null; error: string | null; returnTo: string }) {
+  const why =
+    mode === "signin"
+      ? "Passwords are not used here."
+      : provider === null
+        ? "Sign-up is closed on this service: ask its administrators for an account."
+        : `Sign-up with a password is closed here: your account is made the first time you sign in with ${provider}.`;
+  return (
+    <div className="card stack">
+      <ErrorAlert message={error} />
+      <p>{why}</p>
+      {mode === "signup" ? (
+        <p className="muted">
+          <Link href={withReturnTo("/signin", returnTo)}>Sign in instead</Link>
+        </p>
+      ) : null}
+    </div>
   );
 }
 
@@ -67,7 +102,19 @@ function FieldError({ id, message }: { id: string; message: string }) {
 }
 
 /** The sign-in and sign-up form: a plain POST, no JavaScript needed. */
-function AuthForm({ mode, returnTo, email, error }: { mode: Mode; returnTo: string; email: string; error: { field: AuthField | null; message: string | null } }) {
+function AuthForm({
+  mode,
+  returnTo,
+  email,
+  error,
+  signUpOpen,
+}: {
+  mode: Mode;
+  returnTo: string;
+  email: string;
+  error: { field: AuthField | null; message: string | null };
+  signUpOpen: boolean;
+}) {
   const other = mode === "signin" ? { href: withReturnTo("/signup", returnTo), label: "Create an account" } : { href: withReturnTo("/signin", returnTo), label: "Sign in instead" };
   const problem = (field: AuthField) => (error.field === field && error.message !== null ? error.message : null);
   const emailProblem = problem("email");
@@ -114,9 +161,11 @@ function AuthForm({ mode, returnTo, email, error }: { mode: Mode; returnTo: stri
         ) : null}
       </label>
       <button type="submit">{mode === "signin" ? "Sign in" : "Create account"}</button>
-      <p className="muted">
-        <Link href={other.href}>{other.label}</Link>
-      </p>
+      {mode === "signup" || signUpOpen ? (
+        <p className="muted">
+          <Link href={other.href}>{other.label}</Link>
+        </p>
+      ) : null}
     </form>
   );
 }

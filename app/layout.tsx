@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense, type ReactNode } from "react";
 import { pageSession } from "@/lib/api/page-session";
+import { passwordSignUpOpen } from "@/lib/auth/account-policy";
+import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
 import { ErrorAlert } from "./form-parts";
 import { NavLink } from "./nav-link";
@@ -52,11 +54,11 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                 fallback={
                   <>
                     <Link href="/signin">Sign in</Link>
-                    <Link href="/signup">Sign up</Link>
+                    {passwordSignUpOpen(config()) ? <Link href="/signup">Sign up</Link> : null}
                   </>
                 }
               >
-                <SignInLinks />
+                <SignInLinks signUp={passwordSignUpOpen(config())} />
               </Suspense>
             </nav>
           )}

@@ -16,13 +16,13 @@ function returnTarget(pathname: string, search: URLSearchParams): string {
   return safeReturnTo(query === "" ? pathname : `${pathname}?${query}`);
 }
 
-/** The header's Sign in and Sign up links; both keep the way back to the page the person is on. */
-export function SignInLinks() {
+/** The header's Sign in and Sign up links (Sign up while sign-up is open); both keep the way back to the page the person is on. */
+export function SignInLinks({ signUp }: { signUp: boolean }) {
   const returnTo = returnTarget(usePathname(), useSearchParams());
   return (
     <>
       <Link href={withReturnTo("/signin", returnTo)}>Sign in</Link>
-      <Link href={withReturnTo("/signup", returnTo)}>Sign up</Link>
+      {signUp ? <Link href={withReturnTo("/signup", returnTo)}>Sign up</Link> : null}
     </>
   );
 }

@@ -188,6 +188,18 @@ export const ERRORS = {
     meaning: "The path exists but not with this method; `Allow` names the methods it takes.",
     example: "PUT is not allowed here; this resource allows POST, OPTIONS.",
   },
+  passwords_off: {
+    status: 403,
+    meaning: "Passwords are turned off on this service (`LOCAL_PASSWORDS=off`): sign-in, sign-up and password changes with one are refused (pages only).",
+    example: "Passwords are not used on this service: sign in through your identity provider or with a passkey.",
+    page: "Passwords are not used here. Sign in through your identity provider, or with a passkey.",
+  },
+  sign_up_closed: {
+    status: 403,
+    meaning: "Making an account with a password is closed on this service (`SIGN_UP=off`): accounts come from its identity provider (pages only).",
+    example: "Sign-up is closed on this service: accounts come from its identity provider.",
+    page: "Sign-up with a password is closed here: your account is made the first time you sign in through your identity provider.",
+  },
   email_taken: {
     status: 409,
     meaning: "An account with this email exists (pages only).",

@@ -318,6 +318,8 @@ const envSchema = z.object({
   OIDC_CLIENT_SECRET: plainTextFromEnv("OIDC_CLIENT_SECRET", 1024),
   OIDC_DISPLAY_NAME: plainTextFromEnv("OIDC_DISPLAY_NAME", 60),
   OIDC_SCOPES: oidcScopesSchema,
+  SIGN_UP: enumFromEnv("SIGN_UP", /** @type {const} */ (["open", "invite", "off"])),
+  LOCAL_PASSWORDS: enumFromEnv("LOCAL_PASSWORDS", /** @type {const} */ (["on", "off"])),
   TEST_PASSWORD_COST: enumFromEnv("TEST_PASSWORD_COST", /** @type {const} */ (["full", "low"])),
   TEST_PROJECT_KEYS_FILE: testKeysFileSchema,
 });
@@ -380,6 +382,20 @@ function oidcProviderSettings(parsed, env) {
   };
 }
 
+/**
+ * Who may make an account, and whether passwords are used at all (lib/auth/account-policy.ts).
+ * @param {z.infer<typeof envSchema>} parsed @param {ReturnType<typeof oidcProviderSettings>} oidc
+ */
+function accountSettings(parsed, oidc) {
+  if (parsed.SIGN_UP === "invite") {
+    throw new ConfigError("Invalid configuration:\n  - SIGN_UP=invite needs team invitations, which this version does not have yet: use SIGN_UP=off (accounts come from the identity provider) or open");
+  }
+  if (parsed.LOCAL_PASSWORDS === "off" && oidc === null) {
+    throw new ConfigError("Invalid configuration:\n  - LOCAL_PASSWORDS=off needs OIDC_ISSUER: without passwords, people sign in through the identity provider (and passkeys)");
+  }
+  return { selfSignUp: parsed.SIGN_UP === "open", localPasswords: parsed.LOCAL_PASSWORDS === "on" };
+}
+
 export class ConfigError extends Error {}
 
 /**
@@ -407,6 +423,7 @@ export function parseConfig(env) {
   // most 24 a MiB may be streams (6,144): the fullest room, those streams and the rest waits,
   // keeps 6,144 × 19 + 10,240 × 12 KiB, about 236 MiB of the 256.
   const oidc = oidcProviderSettings(parsed, env);
+  const accounts = accountSettings(parsed, oidc);
   const waitingPerProcess = parsed.WAITING_PER_PROCESS || Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 64);
   return {
     appUrl: parsed.APP_URL ?? `http://localhost:${parsed.PORT}`,
@@ -489,6 +506,8 @@ export function parseConfig(env) {
     oauthClientIds: parsed.OAUTH_CLIENT_IDS,
     /** The OpenID Connect provider people sign in with (lib/identity/), its redirect URI `{appUrl}/auth/oidc/callback`; null: none. */
     oidc,
+    /** SIGN_UP=open (anyone makes an account with a password; off: accounts come from the identity provider) and LOCAL_PASSWORDS=on. */
+    accounts,
     passwordCost: parsed.TEST_PASSWORD_COST,
   };
 }

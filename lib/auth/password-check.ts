@@ -4,6 +4,7 @@ import { releaseSlot, takeSlot } from "../limits/in-flight";
 import { addressSubject, consumeRateLimit, countedEvents, giveBack, recordEvent } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
+import { requirePasswordsOn } from "./account-policy";
 import { unknownUserHash, verifyPassword } from "./passwords";
 
 // The one place a password is checked: signing in, changing the password, and adding a passkey to
@@ -32,6 +33,7 @@ export type PasswordHolder = { id: string; passwordHash: string };
  * through several forms, at once gains nothing (the price is in SECURITY.md).
  */
 export async function checkPassword(cfg: Config, email: string, password: string, origin: RequestOrigin): Promise<PasswordHolder | null> {
+  requirePasswordsOn(cfg);
   const rules = limitRules(cfg);
   const address = addressSubject(origin.address);
   // Every attempt counts against its address: each costs a password hash.

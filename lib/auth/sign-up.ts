@@ -5,12 +5,14 @@ import { addressSubject, consumeRateLimit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
 import { randomId } from "../secrets";
+import { requirePasswordSignUpOpen } from "./account-policy";
 import { hashPassword } from "./passwords";
 import type { Credentials } from "./schemas";
 import { startSession } from "./sessions";
 
 /** Makes an account and signs it in; returns the new session's token. */
 export async function signUp(cfg: Config, credentials: Credentials, origin: RequestOrigin): Promise<string> {
+  requirePasswordSignUpOpen(cfg);
   // Every attempt counts against its address: each costs a password hash.
   await consumeRateLimit(limitRules(cfg).authPerAddress, addressSubject(origin.address));
   const prisma = await db();

@@ -1,4 +1,6 @@
 import { identityUnlinkedRecord } from "../activity/record-activity";
+import { passwordsOn } from "../auth/account-policy";
+import type { Config } from "../config";
 import { db, statementsInOneTransaction, type Database } from "../database/db";
 import { Prisma } from "../generated/prisma/client";
 import { ApiError, notFound } from "../errors";
@@ -15,7 +17,8 @@ export type IdentitySummary = { id: string; issuer: string; email: string | null
 /** The ways an account signs in: whether it has a password, its passkeys' count and its identities, oldest first. */
 export type SignInMethods = { password: boolean; passkeys: number; identities: IdentitySummary[] };
 
-export async function signInMethods(userId: string): Promise<SignInMethods> {
+/** `passwords`: whether passwords sign in here at all (LOCAL_PASSWORDS); off, a stored one is no way in. */
+export async function signInMethods(userId: string, passwords: boolean): Promise<SignInMethods> {
   const prisma = await db();
   const user = await prisma.user.findUniqueOrThrow({
     where: { id: userId },
@@ -25,7 +28,7 @@ export async function signInMethods(userId: string): Promise<SignInMethods> {
       identities: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], select: { id: true, issuer: true, email: true, emailVerified: true, createdAt: true, lastUsedAt: true } },
     },
   });
-  return { password: user.passwordHash !== null, passkeys: user._count.passkeys, identities: user.identities };
+  return { password: passwords && user.passwordHash !== null, passkeys: user._count.passkeys, identities: user.identities };
 }
 
 /** Whether the account keeps a way to sign in without the identity `identityId`. */
@@ -34,14 +37,14 @@ export const keepsAWayIn = (methods: SignInMethods, identityId: string) =>
 
 /**
  * The condition, in SQL, that the account `userId` keeps a way to sign in without the passkey or
- * identity named: a password, another passkey, or another identity.
+ * identity named: a password (where passwords sign in), another passkey, or another identity.
  */
-export function keepsAWayInCondition(userId: string, without: { passkeyId: string } | { identityId: string }): Prisma.Sql {
+export function keepsAWayInCondition(userId: string, without: { passkeyId: string } | { identityId: string }, passwords: boolean): Prisma.Sql {
   const passkeyId = "passkeyId" in without ? without.passkeyId : "";
   const identityId = "identityId" in without ? without.identityId : "";
   return Prisma.sql`EXISTS (
     SELECT 1 FROM "User" u WHERE u."id" = ${userId} AND (
-      u."passwordHash" IS NOT NULL
+      ${passwords ? Prisma.sql`u."passwordHash" IS NOT NULL` : Prisma.sql`1 = 0`}
       OR EXISTS (SELECT 1 FROM "Passkey" k WHERE k."userId" = u."id" AND k."id" <> ${passkeyId})
       OR EXISTS (SELECT 1 FROM "FederatedIdentity" f WHERE f."userId" = u."id" AND f."id" <> ${identityId})))`;
 }
@@ -55,14 +58,14 @@ export const lockAccount = (prisma: Database, userId: string) => prisma.$execute
  * first (a no-op update), so that an unlink and the removal of a passkey or another identity of
  * the same account take turns; then the condition and the delete are one statement.
  */
-export async function unlinkIdentity(userId: string, identityId: string, origin: RequestOrigin): Promise<void> {
+export async function unlinkIdentity(cfg: Config, userId: string, identityId: string, origin: RequestOrigin): Promise<void> {
   if (!RANDOM_ID_PATTERN.test(identityId)) throw notFound("You have no linked identity with this id.");
   const prisma = await db();
   const identity = await prisma.federatedIdentity.findFirst({ where: { id: identityId, userId }, select: { issuer: true } });
   if (identity === null) throw notFound("You have no linked identity with this id.");
   const [, unlinked] = await statementsInOneTransaction([
     lockAccount(prisma, userId),
-    prisma.$executeRaw`DELETE FROM "FederatedIdentity" WHERE "id" = ${identityId} AND "userId" = ${userId} AND ${keepsAWayInCondition(userId, { identityId })}`,
+    prisma.$executeRaw`DELETE FROM "FederatedIdentity" WHERE "id" = ${identityId} AND "userId" = ${userId} AND ${keepsAWayInCondition(userId, { identityId }, passwordsOn(cfg))}`,
     identityUnlinkedRecord(prisma, userId, identityId, identity.issuer, origin),
   ]);
   // Not deleted: it is the last way in (or another request unlinked it meanwhile: then it is gone, as asked).

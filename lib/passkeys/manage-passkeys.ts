@@ -1,5 +1,6 @@
 import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import { passkeyRemovedRecord } from "../activity/record-activity";
+import { passwordsOn } from "../auth/account-policy";
 import type { Config } from "../config";
 import { db, statementsInOneTransaction } from "../database/db";
 import { ApiError, notFound } from "../errors";
@@ -34,7 +35,7 @@ export async function passkeysToReview(userId: string, now = Date.now()): Promis
  * approval out; and while it is the account's one way to sign in (last_sign_in_method: no
  * password, no identity provider).
  */
-export async function removePasskey(userId: string, passkeyId: string): Promise<string> {
+export async function removePasskey(cfg: Config, userId: string, passkeyId: string): Promise<string> {
   const prisma = await db();
   const passkey = await prisma.passkey.findFirst({ where: { id: passkeyId, userId }, select: { name: true } });
   if (passkey === null) throw notFound("You have no passkey with this id.");
@@ -47,7 +48,7 @@ export async function removePasskey(userId: string, passkeyId: string): Promise<
   // stays (ON CONFLICT DO NOTHING).
   const [, removed] = await statementsInOneTransaction([
     lockAccount(prisma, userId),
-    prisma.$executeRaw`DELETE FROM "Passkey" WHERE "id" = ${passkeyId} AND "userId" = ${userId} AND ${keepsAWayInCondition(userId, { passkeyId })}`,
+    prisma.$executeRaw`DELETE FROM "Passkey" WHERE "id" = ${passkeyId} AND "userId" = ${userId} AND ${keepsAWayInCondition(userId, { passkeyId }, passwordsOn(cfg))}`,
     passkeyRemovedRecord(prisma, userId, passkeyId, passkey.name),
   ]);
   if (removed === 0 && (await prisma.passkey.count({ where: { id: passkeyId } })) > 0) {

@@ -7,6 +7,7 @@ import {
 } from "@simplewebauthn/server";
 import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import { passkeyRecord } from "../activity/record-activity";
+import { passwordsOn } from "../auth/account-policy";
 import { checkPassword } from "../auth/password-check";
 import type { SessionUser } from "../auth/sessions";
 import type { Config } from "../config";
@@ -48,9 +49,9 @@ async function confirmHolder(cfg: Config, user: SessionUser, hasPasskey: boolean
   }
   const prisma = await db();
   const account = await prisma.user.findUniqueOrThrow({ where: { id: user.id }, select: { passwordHash: true } });
-  if (account.passwordHash === null) {
-    // Neither a passkey nor a password (the account signs in through its identity provider): the
-    // provider's sign-in is the proof, so it must be recent, as a re-authentication would be.
+  if (account.passwordHash === null || !passwordsOn(cfg)) {
+    // Neither a passkey nor a password that works (the account signs in through its identity
+    // provider): the provider's sign-in is the proof, so it must be recent, as a re-authentication would be.
     const session = await prisma.session.findUnique({ where: { id: user.sessionId }, select: { createdAt: true } });
     if (session === null || Date.now() - session.createdAt.getTime() > FRESH_SIGN_IN_MS) {
       throw new ApiError("sign_in_again", "Sign in again through your identity provider to add a passkey.");

@@ -7,6 +7,7 @@ import { recordInitOpened } from "@/lib/activity/record-activity";
 import { requestOrigin } from "@/lib/api/client-address";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
+import { passwordSignUpOpen } from "@/lib/auth/account-policy";
 import { reportedApproval, UNDO_APPROVAL_MS, type ReportedApproval } from "@/lib/approvals/report-approval";
 import { config } from "@/lib/config";
 import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-lengths";
@@ -335,8 +336,14 @@ export default async function InitPage({
               <h2>Sign in to continue</h2>
               <p className="warning">{WARNING}</p>
               <p>
-                <Link href={withReturnTo("/signin", returnTo)}>Sign in</Link> or <Link href={withReturnTo("/signup", returnTo)}>create an account</Link> to
-                approve or deny. You will come back to this page, and it will show the device and addresses the request came from, and what to
+                <Link href={withReturnTo("/signin", returnTo)}>Sign in</Link>
+                {passwordSignUpOpen(cfg) ? (
+                  <>
+                    {" "}
+                    or <Link href={withReturnTo("/signup", returnTo)}>create an account</Link>
+                  </>
+                ) : null}{" "}
+                to approve or deny. You will come back to this page, and it will show the device and addresses the request came from, and what to
                 check before you approve.
               </p>
               {cfg.oidc === null ? null : <ProviderSignIn name={cfg.oidc.displayName} returnTo={returnTo} />}

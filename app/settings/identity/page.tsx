@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/api/page-session";
+import { passwordsOn } from "@/lib/auth/account-policy";
 import { withReturnTo } from "@/lib/api/return-to";
 import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
@@ -58,7 +59,7 @@ function IdentityEntry({ identity, name, unlinkable }: { identity: IdentitySumma
 export default async function IdentityPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await currentUser();
   if (user === null) redirect(withReturnTo("/signin", "/settings/identity"));
-  const [methods, query] = await Promise.all([signInMethods(user.id), searchParams]);
+  const [methods, query] = await Promise.all([signInMethods(user.id, passwordsOn(config())), searchParams]);
   const provider = config().oidc;
   const nameOf = (identity: IdentitySummary) => (provider !== null && sameIssuer(identity.issuer, provider.issuer) ? provider.displayName : identity.issuer);
   const linked = provider !== null && methods.identities.some((identity) => sameIssuer(identity.issuer, provider.issuer));

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/api/page-session";
+import { passwordsOn } from "@/lib/auth/account-policy";
 import { withReturnTo } from "@/lib/api/return-to";
+import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
 import { PASSKEY_NAME_MAX, PASSWORD_MAX } from "@/lib/field-lengths";
 import { signInMethods } from "@/lib/identity/manage-identities";
@@ -91,7 +93,7 @@ function ApprovalsSetting({ required, hasPasskey }: { required: boolean; hasPass
 export default async function PasskeysPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await currentUser();
   if (user === null) redirect(withReturnTo("/signin", "/settings/passkeys"));
-  const [passkeys, required, methods, query] = await Promise.all([listPasskeys(user.id), approvalsNeedPasskey(user.id), signInMethods(user.id), searchParams]);
+  const [passkeys, required, methods, query] = await Promise.all([listPasskeys(user.id), approvalsNeedPasskey(user.id), signInMethods(user.id, passwordsOn(config())), searchParams]);
   const added = passkeys.find((passkey) => passkey.id === query.added);
   const done = added
     ? `Added the passkey “${added.name}”.`

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/api/page-session";
+import { passwordsOn } from "@/lib/auth/account-policy";
 import { withReturnTo } from "@/lib/api/return-to";
+import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
 import { signInMethods } from "@/lib/identity/manage-identities";
@@ -15,7 +17,8 @@ export const metadata: Metadata = { title: "Password" };
 export default async function PasswordPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await currentUser();
   if (user === null) redirect(withReturnTo("/signin", "/settings/password"));
-  const [query, methods] = await Promise.all([searchParams, signInMethods(user.id)]);
+  const passwords = passwordsOn(config());
+  const [query, methods] = await Promise.all([searchParams, signInMethods(user.id, passwords)]);
   const changed = query.changed === "1";
   // Once it is changed: the passkeys, which still sign in without the password.
   const review = changed ? await passkeysToReview(user.id) : null;
@@ -29,7 +32,9 @@ export default async function PasswordPage({ searchParams }: { searchParams: Pro
       {methods.password ? (
         <ChangePasswordForm email={user.email} />
       ) : (
-        <p className="card">Your account has no password: it signs in through your identity provider{methods.passkeys > 0 ? " or a passkey" : ""}.</p>
+        <p className="card">
+          {passwords ? "Your account has no password" : "Passwords are not used on this service"}: it signs in through your identity provider{methods.passkeys > 0 ? " or a passkey" : ""}.
+        </p>
       )}
     </>
   );

@@ -31,7 +31,8 @@ export const signOutOtherSessionsOperation = operation({
 
 // POST /settings/password/change — the password change form; every other session ends. The
 // current password is checked under sign-in's limits (rate_limited). An account without a
-// password (made by its identity provider) has none to change (no_password).
+// password (made by its identity provider) has none to change (no_password); with
+// LOCAL_PASSWORDS=off no password is changed (passwords_off).
 export const changePasswordOperation = operation({
   method: "POST",
   route: "/settings/password/change",
@@ -39,7 +40,7 @@ export const changePasswordOperation = operation({
   sameOrigin: true,
   body: { form: passwordChangeSchema },
   answer: { redirect: true, back: () => "/settings/password" },
-  errors: [...SESSION_FORM_ERRORS, "invalid_request", "rate_limited", "wrong_password", "no_password"],
+  errors: [...SESSION_FORM_ERRORS, "invalid_request", "rate_limited", "passwords_off", "wrong_password", "no_password"],
 });
 
 // POST /settings/privacy/save — whether clients the person approves learn their email

@@ -6,9 +6,10 @@ import { backToForm } from "../return-to";
 
 // POST /auth/signup and POST /auth/signin — the two email-and-password forms. Each goes back to
 // its page on a refusal, keeping the email typed (lib/api/form-flash.ts); sign-in's limits per
-// address and per account and address are both rate_limited.
+// address and per account and address are both rate_limited. With LOCAL_PASSWORDS=off both are
+// passwords_off; with SIGN_UP=off sign-up is sign_up_closed (lib/auth/account-policy.ts).
 
-const credentialsForm = (page: "/signup" | "/signin", refusal: ErrorCode) =>
+const credentialsForm = (page: "/signup" | "/signin", refusals: ErrorCode[]) =>
   operation({
     method: "POST",
     route: `/auth${page}`,
@@ -20,8 +21,8 @@ const credentialsForm = (page: "/signup" | "/signin", refusal: ErrorCode) =>
       back: (_params, query) => backToForm(page, query),
       keep: (cfg, fields, error) => formFlashCookie(cfg, page, fields, error),
     },
-    errors: ["cross_site_request", "unsupported_media_type", "payload_too_large", "invalid_request", "rate_limited", refusal],
+    errors: ["cross_site_request", "unsupported_media_type", "payload_too_large", "invalid_request", "rate_limited", "passwords_off", ...refusals],
   });
 
-export const signUpOperation = credentialsForm("/signup", "email_taken");
-export const signInOperation = credentialsForm("/signin", "invalid_credentials");
+export const signUpOperation = credentialsForm("/signup", ["sign_up_closed", "email_taken"]);
+export const signInOperation = credentialsForm("/signin", ["invalid_credentials"]);

@@ -60,6 +60,7 @@ describe("parseConfig", () => {
       metricsToken: null,
       oauthClientIds: null,
       oidc: null,
+      accounts: { selfSignUp: true, localPasswords: true },
       passwordCost: "full",
     });
   });
@@ -92,6 +93,16 @@ describe("parseConfig", () => {
   ])("refuses the provider's setting %o", (setting, message) => {
     const provider = { OIDC_ISSUER: "https://login.example.com", OIDC_CLIENT_ID: "initlink", OIDC_CLIENT_SECRET: "s3cret" };
     expect(() => parseConfig(withKey({ ...provider, ...setting }))).toThrow(message);
+  });
+
+  it("reads who may sign up and whether passwords are used: SIGN_UP=off closes password sign-up; LOCAL_PASSWORDS=off needs the provider", () => {
+    const provider = { OIDC_ISSUER: "https://login.example.com", OIDC_CLIENT_ID: "initlink", OIDC_CLIENT_SECRET: "s3cret" };
+    expect(parseConfig(withKey({ SIGN_UP: "off" })).accounts).toEqual({ selfSignUp: false, localPasswords: true });
+    expect(parseConfig(withKey({ ...provider, SIGN_UP: "OFF", LOCAL_PASSWORDS: "off" })).accounts).toEqual({ selfSignUp: false, localPasswords: false });
+    expect(() => parseConfig(withKey({ LOCAL_PASSWORDS: "off" }))).toThrow("LOCAL_PASSWORDS=off needs OIDC_ISSUER");
+    expect(() => parseConfig(withKey({ ...provider, SIGN_UP: "invite" }))).toThrow("SIGN_UP=invite needs team invitations");
+    expect(() => parseConfig(withKey({ SIGN_UP: "closed" }))).toThrow("SIGN_UP must be open or invite or off");
+    expect(() => parseConfig(withKey({ LOCAL_PASSWORDS: "no" }))).toThrow("LOCAL_PASSWORDS must be on or off");
   });
 
   it("refuses the provider's other settings without OIDC_ISSUER", () => {
