@@ -60,16 +60,22 @@ export async function providerConfiguration(settings: ProviderSettings, now = Da
   try {
     return await entry.configuration;
   } catch (error) {
-    logger().warn({ err: describe(error), issuer: settings.issuer }, "identity provider: discovery failed");
+    logger().warn({ err: error, issuer: settings.issuer, ...providerAnswer(error) }, "identity provider: discovery failed");
     throw new ApiError("oidc_unavailable", "Your identity provider's metadata could not be read.");
   }
 }
 
 /** What the log says of a failure of the provider: its class, code and message, never a token. */
-function describe(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { message: String(error) };
-  const coded = error as Error & { code?: unknown; error?: unknown; status?: unknown };
-  return { type: error.name, code: coded.code, message: error.message, error: coded.error, status: coded.status, cause: error.cause instanceof Error ? error.cause.message : undefined };
+/**
+ * What the provider said, beside the error itself (the logger's `err`: its type, message, stack
+ * and code, secrets cut out): openid-client's OAuth `error` and HTTP status, and the network
+ * failure under a fetch error.
+ */
+function providerAnswer(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return {};
+  const coded = error as Error & { error?: unknown; status?: unknown };
+  const cause = error.cause instanceof Error ? ((error.cause as Error & { code?: unknown }).code ?? error.cause.message) : undefined;
+  return { provider_error: coded.error, provider_status: coded.status, cause };
 }
 
 // The answers of openid-client that mean the provider could not be reached or did not speak OAuth.
@@ -89,7 +95,7 @@ export function providerFailure(error: unknown, issuer: string): ApiError {
     (error instanceof client.ResponseBodyError && error.status >= 500);
   const verifiable = error instanceof client.ClientError || error instanceof client.ResponseBodyError || error instanceof client.WWWAuthenticateChallengeError;
   if (!unreachable && !verifiable) throw error;
-  logger().warn({ err: describe(error), issuer }, unreachable ? "identity provider: unreachable" : "identity provider: its answer was refused");
+  logger().warn({ err: error, issuer, ...providerAnswer(error) }, unreachable ? "identity provider: unreachable" : "identity provider: its answer was refused");
   return unreachable
     ? new ApiError("oidc_unavailable", "Your identity provider could not be reached.")
     : new ApiError("oidc_invalid_response", `Your identity provider's answer was refused: ${error.message}`);
