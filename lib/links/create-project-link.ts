@@ -9,6 +9,7 @@ import type { RequestOrigin } from "../request-origin";
 import { resolveProjectId } from "../projects/resolve-project";
 import { randomId } from "../secrets";
 import { recordTokenUse, type AuthenticatedToken } from "../access-tokens/authenticate-access-token";
+import { upstreamAccount } from "../identity/upstream-account";
 import { signLinkBearer } from "./link-bearer";
 import type { LinkAnswer } from "./schemas";
 
@@ -71,6 +72,7 @@ export async function createProjectLink(cfg: Config, token: AuthenticatedToken, 
   // A bearer never outlives the access token that made it.
   const lifetimeEnd = Date.now() + cfg.linkLifetimeMs;
   const expiresAt = new Date(token.expiresAt === null ? lifetimeEnd : Math.min(lifetimeEnd, token.expiresAt.getTime()));
-  const bearer = await signLinkBearer(cfg, { linkId, projectId: project, clientId: token.id, accountId: token.userId, expiresAt });
+  const upstream = await upstreamAccount(cfg, token.userId);
+  const bearer = await signLinkBearer(cfg, { linkId, projectId: project, clientId: token.id, accountId: token.userId, upstream, expiresAt });
   return { success: true, bearer: `Bearer ${bearer}`, public: key.pem, public_fingerprint: key.fingerprint, link_id: linkId, expires_at: Math.floor(expiresAt.getTime() / 1000) * 1000 };
 }

@@ -2,6 +2,7 @@ import type { KeyObject } from "node:crypto";
 import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT, type JWTHeaderParameters } from "jose";
 import type { Config } from "../config";
 import { ApiError, invalidToken } from "../errors";
+import { upstreamClaim, type UpstreamAccount } from "../identity/upstream-account";
 import { resolveProjectId } from "../projects/resolve-project";
 import { randomId } from "../secrets";
 import { LINK_JWT_ALGORITHM, publishedKeys, recordSignature, signingKey } from "../signing-keys/signing-keys";
@@ -10,14 +11,19 @@ import { LINK_JWT_ALGORITHM, publishedKeys, recordSignature, signingKey } from "
 // project (`aud`, `project_id`), the account that approved it (`account_id`: RFC 9068 §2.2 would
 // put the resource owner in `sub`, which names the link for existing verifiers) and, as RFC 9068
 // §2.2 requires, the client it was issued to (`client_id`: the id of the access token that made
-// the link). Its holder reads the project at GET /api/projects/{id}.
+// the link), and, for an account that signs in through the platform's identity provider, who it
+// is there (`account_upstream`: lib/identity/upstream-account.ts). Its holder reads the project
+// at GET /api/projects/{id}.
 
 // RFC 9068's media type for JWT access tokens: a verifier can tell a link bearer from any other
 // JWT signed by the same keys.
 export const LINK_JWT_TYPE = "at+jwt";
 
-/** `accountId`: the account behind the access token that made the link (its approver, or the person who made the token). */
-export type LinkClaims = { linkId: string; projectId: string; clientId: string; accountId: string; expiresAt: Date };
+/**
+ * `accountId`: the account behind the access token that made the link (its approver, or the
+ * person who made the token); `upstream`: that account at the platform's identity provider.
+ */
+export type LinkClaims = { linkId: string; projectId: string; clientId: string; accountId: string; upstream: UpstreamAccount | null; expiresAt: Date };
 
 /** A bearer whose signature and claims hold for the project it was presented for. */
 export type VerifiedLinkBearer = { linkId: string; projectId: string; expiresAt: number };
@@ -29,7 +35,7 @@ export async function signLinkBearer(cfg: Config, claims: LinkClaims): Promise<s
   const key = await signingKey(cfg);
   // Recorded before the bearer exists: the key stays published for as long as the bearer lives.
   await recordSignature(key.kid, claims.expiresAt);
-  return new SignJWT({ project_id: claims.projectId, client_id: claims.clientId, account_id: claims.accountId })
+  return new SignJWT({ project_id: claims.projectId, client_id: claims.clientId, account_id: claims.accountId, ...upstreamClaim(claims.upstream) })
     .setProtectedHeader({ alg: LINK_JWT_ALGORITHM, kid: key.kid, typ: LINK_JWT_TYPE })
     .setIssuer(cfg.appUrl)
     .setAudience(linkAudience(cfg, claims.projectId))

@@ -34,7 +34,7 @@ export const linkAnswerSchema = z
       .regex(/^Bearer [A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
       .meta({
         description:
-          "`Bearer ` and a JWT (EdDSA, verifiable with /.well-known/jwks.json) that opens GET /api/projects/{projectId}. Its claims: `iss`, `aud` (this project's URL), `sub` (the link's id), `project_id`, `client_id` (the access token that made the link), `account_id` (the stable id of the account that approved the client: map it to your own user), `iat`, `exp`, `jti`.",
+          "`Bearer ` and a JWT (EdDSA, verifiable with /.well-known/jwks.json) that opens GET /api/projects/{projectId}. Its claims: `iss`, `aud` (this project's URL), `sub` (the link's id), `project_id`, `client_id` (the access token that made the link), `account_id` (the stable id of the account that approved the client: map it to your own user), for an account that signs in through the platform's OpenID Connect provider `account_upstream` (`{iss, sub}`: the provider's issuer and the person's `sub` there), `iat`, `exp`, `jti`.",
       }),
     public: publicKeyPem,
     public_fingerprint: publicKeyFingerprint,

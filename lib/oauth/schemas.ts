@@ -154,6 +154,13 @@ export const introspectionAnswerSchema = z
         description:
           "The initlink account that approved it (or made the access token on /settings/tokens), whatever the token: its stable, random id, for the platform to map the login to its own user. For a link bearer, the account of the access token that made the link (its `account_id` claim).",
       }),
+    account_upstream: z
+      .object({ iss: z.url(), sub: z.string() })
+      .optional()
+      .meta({
+        description:
+          "That account at the platform's OpenID Connect provider (`OIDC_ISSUER`): the provider's issuer and the person's `sub` there, read at the time of the answer. Absent for an account without an identity there (a local account).",
+      }),
     project_id: z.string().optional().meta({ description: "The one project it reaches; absent for an access token made for all of its owner's projects." }),
     iat: epochSeconds("When it was issued").optional(),
     exp: epochSeconds("When it expires").optional(),

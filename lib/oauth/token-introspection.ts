@@ -3,6 +3,7 @@ import { ACCESS_TOKEN_PATTERN, recordTokenUse, type AuthenticatedToken } from ".
 import type { Config } from "../config";
 import { db } from "../database/db";
 import { ApiError } from "../errors";
+import { upstreamAccount, upstreamClaim } from "../identity/upstream-account";
 import { consumeRateLimit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import { verifyLinkBearerForPath } from "../links/link-bearer";
@@ -164,5 +165,6 @@ export async function introspectToken(cfg: Config, caller: IntrospectionCaller, 
   await countUse(cfg, caller);
   const described = await describeToken(cfg, body.token);
   if (described === null || !(await covers(caller, described))) return INACTIVE;
-  return { active: true, ...described.answer };
+  // Read now, as every other part of the answer is: an identity unlinked since is not named.
+  return { active: true, ...described.answer, ...upstreamClaim(await upstreamAccount(cfg, described.userId)) };
 }

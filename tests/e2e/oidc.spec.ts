@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { OIDC_PORT, scratchDatabase } from "../../playwright.config";
+import { OIDC_CLOSED_PORT, OIDC_PORT, scratchDatabase } from "../../playwright.config";
 import { createInit } from "../helpers/journey.mjs";
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from "../helpers/oidc-provider";
 import { expectNoViolations } from "./axe";
@@ -13,9 +13,12 @@ import { startOwnServer, type OwnServer } from "./own-server";
 // (forged state, replay, nonce, a provider down), on both databases: tests/api/identity/.
 
 const SERVER = `http://127.0.0.1:${OIDC_PORT}`;
+/** A server whose accounts all come from the provider: SIGN_UP=off, LOCAL_PASSWORDS=off. */
+const CLOSED = `http://127.0.0.1:${OIDC_CLOSED_PORT}`;
 
 let provider: TestProvider;
 let server: OwnServer;
+let closed: OwnServer;
 
 // One server and one provider for the file: its tests run in order in one worker.
 test.describe.configure({ mode: "default" });
@@ -23,20 +26,25 @@ test.describe.configure({ mode: "default" });
 test.beforeAll(async () => {
   // Starting a server takes a while on a busy machine.
   test.setTimeout(180_000);
-  provider = await startTestProvider(`${SERVER}/auth/oidc/callback`, { claimsInIdToken: true });
-  server = await startOwnServer(OIDC_PORT, {
-    APP_URL: SERVER,
-    DATABASE_URL: scratchDatabase("oidc"),
-    MASTER_KEY: randomBytes(32).toString("base64"),
-    OIDC_ISSUER: provider.issuer,
-    OIDC_CLIENT_ID: CLIENT_ID,
-    OIDC_CLIENT_SECRET: CLIENT_SECRET,
-    OIDC_DISPLAY_NAME: "Acme SSO",
-  });
+  provider = await startTestProvider([`${SERVER}/auth/oidc/callback`, `${CLOSED}/auth/oidc/callback`], { claimsInIdToken: true });
+  const knowingTheProvider = { OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT_ID, OIDC_CLIENT_SECRET: CLIENT_SECRET, OIDC_DISPLAY_NAME: "Acme SSO" };
+  [server, closed] = await Promise.all([
+    startOwnServer(OIDC_PORT, { APP_URL: SERVER, DATABASE_URL: scratchDatabase("oidc"), MASTER_KEY: randomBytes(32).toString("base64"), ...knowingTheProvider }),
+    startOwnServer(OIDC_CLOSED_PORT, {
+      APP_URL: CLOSED,
+      DATABASE_URL: scratchDatabase("oidc-closed"),
+      MASTER_KEY: randomBytes(32).toString("base64"),
+      WEB_CONCURRENCY: "1",
+      SIGN_UP: "off",
+      LOCAL_PASSWORDS: "off",
+      ...knowingTheProvider,
+    }),
+  ]);
 });
 
 test.afterAll(async () => {
   server.stop();
+  closed.stop();
   await provider.stop();
 });
 
@@ -98,4 +106,23 @@ test("cancelling at the provider lands on the sign-in page with a clear message"
     "The sign-in was cancelled or refused at your identity provider. Nothing was changed. Try again, or sign in another way.",
   );
   await expectNoViolations(page);
+});
+
+test("with SIGN_UP=off and LOCAL_PASSWORDS=off the pages offer the provider and passkeys only, and its first sign-in makes the account", async ({ page }) => {
+  const login = `bo-${Date.now()}`;
+  provider.accounts.set(login, { email: `${login}@example.com`, email_verified: true });
+  await page.goto(`${CLOSED}/signup`);
+  await expect(page.getByText("Sign-up with a password is closed here: your account is made the first time you sign in with Acme SSO.")).toBeVisible();
+  await expect(page.getByLabel("Password")).toHaveCount(0);
+  await expect(page.getByRole("navigation", { name: "Account" }).getByRole("link", { name: "Sign up" })).toHaveCount(0);
+  await expectNoViolations(page);
+
+  await page.getByRole("link", { name: "Sign in instead" }).click();
+  await expect(page.getByText("Passwords are not used here.")).toBeVisible();
+  await expect(page.getByLabel("Password")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Use a passkey" })).toBeVisible();
+  await expectNoViolations(page);
+  await page.getByRole("link", { name: "Sign in with Acme SSO" }).click();
+  await signInAtProvider(page, login);
+  await expect(page.getByRole("link", { name: `${login}@example.com: account settings` })).toBeVisible();
 });

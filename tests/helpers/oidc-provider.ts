@@ -28,11 +28,11 @@ export type TestProvider = {
 type GrantContext = { oidc: { client: { clientId: string }; session: { accountId: string; grantIdFor(clientId: string): string | undefined }; result?: { consent?: { grantId?: string } } } };
 
 /**
- * Starts the provider for `redirectUri`. `claimsInIdToken`: the email goes into the ID token too
+ * Starts the provider for `redirectUris` (one client, for one server or several). `claimsInIdToken`: the email goes into the ID token too
  * (`conformIdTokenClaims: false`), as Keycloak or Auth0 do; otherwise at UserInfo only, as the
  * specification has it for a code flow (OpenID Connect Core §5.4).
  */
-export async function startTestProvider(redirectUri: string, { claimsInIdToken = false }: { claimsInIdToken?: boolean } = {}): Promise<TestProvider> {
+export async function startTestProvider(redirectUris: string | string[], { claimsInIdToken = false }: { claimsInIdToken?: boolean } = {}): Promise<TestProvider> {
   const accounts = new Map<string, AccountClaims>();
   // Idle connections are closed by the client first (undici after 4 s), never by this server as
   // the client reuses one: that race reset a token request now and then.
@@ -45,7 +45,7 @@ export async function startTestProvider(redirectUri: string, { claimsInIdToken =
       {
         client_id: CLIENT_ID,
         client_secret: CLIENT_SECRET,
-        redirect_uris: [redirectUri],
+        redirect_uris: [redirectUris].flat(),
         grant_types: ["authorization_code"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",

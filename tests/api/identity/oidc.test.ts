@@ -1,3 +1,4 @@
+import { decodeJwt } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { sessionUser } from "@/lib/auth/sessions";
 import { isDatabaseBusy } from "@/lib/database/busy";
@@ -7,9 +8,10 @@ import { randomSecret } from "@/lib/secrets";
 import { db } from "@/lib/database/db";
 import { PEER_ADDRESS_HEADER } from "@/server/request-context.mjs";
 import { databaseFingerprint, changedTables } from "../../helpers/hostile";
-import { dispatch } from "../../helpers/in-process";
+import { dispatch, inProcess } from "../../helpers/in-process";
 import { changePasswordForm, COOKIE_NAME, cookieHeader, newAccount, sessionTokenOf, signIn, signUp, SITE } from "../../helpers/forms";
-import { PASSWORD } from "../../helpers/journey.mjs";
+import { approvedIntoNewProject, createInit, createLink, linkedClient, newEmail, PASSWORD, pickUpToken } from "../../helpers/journey.mjs";
+import { introspect, resourceServer } from "../../helpers/oauth";
 import { CLIENT_ID, CLIENT_SECRET, signInAtProvider, startTestProvider, type TestProvider } from "../../helpers/oidc-provider";
 import { addedPasskey, registrationOptions, removePasskeyForm, SoftwareAuthenticator } from "../../helpers/passkeys";
 
@@ -439,5 +441,28 @@ describe("the password sign-up keeps its rule", () => {
     const { login, email } = personAtProvider();
     await signInThroughProvider(login);
     expect(errorOf(await signUp({ email, password: PASSWORD }))).toBe("email_taken");
+  });
+});
+
+// The platform maps a login to its own user by who the approver is at its provider: the link
+// bearer and introspection carry the provider's issuer and the person's sub there.
+describe("what the platform's API learns of the approver", () => {
+  it("a provider account's link bearer and introspection name it at the provider; a local account's do not", async () => {
+    const { login } = personAtProvider();
+    const session = sessionTokenOf(await signInThroughProvider(login))!;
+    const init = await createInit(inProcess);
+    expect(await approvedIntoNewProject(inProcess, SITE, `${COOKIE_NAME}=${session}`, init.id, "Upstream")).toBe(true);
+    const pickup = await pickUpToken(inProcess, init);
+    const link = await createLink(inProcess, pickup.project_id, pickup.access_token);
+    const upstream = { iss: provider.issuer, sub: login };
+    expect(decodeJwt(link.bearer.slice("Bearer ".length))).toMatchObject({ account_id: (await userOf(session)).id, account_upstream: upstream });
+    const credential = await resourceServer((await userOf(session)).id, [pickup.project_id]);
+    for (const token of [pickup.access_token, link.bearer.slice("Bearer ".length)]) expect(await introspect(token, credential)).toMatchObject({ active: true, account_upstream: upstream });
+
+    const local = await linkedClient(inProcess, { site: SITE, email: newEmail("local") });
+    expect(decodeJwt(local.bearer.slice("Bearer ".length))).not.toHaveProperty("account_upstream");
+    const prisma = await db();
+    const owner = await prisma.user.findUniqueOrThrow({ where: { email: local.email }, select: { id: true } });
+    expect(await introspect(local.accessToken, await resourceServer(owner.id, [local.projectId]))).not.toHaveProperty("account_upstream");
   });
 });
