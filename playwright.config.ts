@@ -22,6 +22,8 @@ export const HARDENING_PORT = firstPort + 7;
 export const PROXIES_PORTS = { server: firstPort + 4, proxy: firstPort + 5 };
 /** The server tests/e2e/oidc.spec.ts starts itself, signing in through the spec's own OpenID provider (on a port of its own choosing). */
 export const OIDC_PORT = firstPort + 3;
+/** The second server of tests/e2e/oidc.spec.ts: SIGN_UP=off and LOCAL_PASSWORDS=off (firstPort + 6 is taken only in playwright.multi.config.ts's separate run). */
+export const OIDC_CLOSED_PORT = firstPort + 6;
 /** The server tests/e2e/passkey-phishing.spec.ts starts itself, and the phisher's proxy in front. */
 export const PASSKEY_PHISHING_PORTS = { server: firstPort + 8, proxy: firstPort + 9 };
 /** The two-instance suite's servers and balancer (playwright.multi.config.ts), and the two its start-up race starts itself. */
