@@ -52,14 +52,34 @@ async function expectNoSidewaysScroll(page: Page) {
   expect(overflow).toBeLessThanOrEqual(0);
 }
 
+type Box = { x: number; y: number; width: number; height: number };
+
+/**
+ * The boxes of the elements `selector` matches (null for one not rendered), read in one round
+ * trip, as Playwright's boundingBox() reads each (the viewport's coordinates). `visibleOnly`:
+ * only those rendered with a box, as the `:visible` selector keeps.
+ */
+function boxesOf(page: Page, selector: string, visibleOnly: boolean): Promise<(Box | null)[]> {
+  return page.evaluate(
+    ({ selector, visibleOnly }) => {
+      const boxOf = (element: Element) => {
+        const rect = element.getBoundingClientRect();
+        const shown = element.getClientRects().length > 0 && getComputedStyle(element).visibility !== "hidden";
+        return shown && rect.width > 0 && rect.height > 0 ? { x: rect.x, y: rect.y, width: rect.width, height: rect.height } : null;
+      };
+      const boxes = [...document.querySelectorAll(selector)].map(boxOf);
+      return visibleOnly ? boxes.filter((box) => box !== null) : boxes;
+    },
+    { selector, visibleOnly },
+  );
+}
+
 /** At 390 px: no sideways scrolling, and the header's brand and links on one row. */
 async function expectPhoneLayout(page: Page) {
   await expectNoSidewaysScroll(page);
-  const brand = await page.locator("header.site .brand").boundingBox();
+  const [brand] = await boxesOf(page, "header.site .brand", false);
   expect(brand).not.toBeNull();
-  for (const item of await page.locator("header.site nav > *:visible").all()) {
-    const box = await item.boundingBox();
-    expect(box).not.toBeNull();
+  for (const box of await boxesOf(page, "header.site nav > *", true)) {
     // Same row: each item's middle lies within the brand's height.
     const middle = box!.y + box!.height / 2;
     expect(middle).toBeGreaterThan(brand!.y);
@@ -72,10 +92,10 @@ async function expectPhoneLayout(page: Page) {
  * shrinks, it never pushes Sign out out); a signed-in person's email shows whole.
  */
 async function expectHeaderWithinColumn(page: Page) {
-  const header = await page.locator("header.site").boundingBox();
+  const [header] = await boxesOf(page, "header.site", false);
   expect(header).not.toBeNull();
-  for (const item of await page.locator("header.site nav > *:visible, header.site .account > *").all()) {
-    const box = await item.boundingBox();
+  const items = [...(await boxesOf(page, "header.site nav > *", true)), ...(await boxesOf(page, "header.site .account > *", false))];
+  for (const box of items) {
     expect(box).not.toBeNull();
     expect(box!.x + box!.width).toBeLessThanOrEqual(header!.x + header!.width);
   }
