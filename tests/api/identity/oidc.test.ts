@@ -1,6 +1,8 @@
 import { decodeJwt } from "jose";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { sessionUser } from "@/lib/auth/sessions";
+import { config } from "@/lib/config";
+import { seal, unseal } from "@/lib/crypto/sealed";
 import { isDatabaseBusy } from "@/lib/database/busy";
 import { signInIdentity } from "@/lib/identity/accounts";
 import type { Flow } from "@/lib/identity/flow";
@@ -222,6 +224,25 @@ describe("answers that are not this browser's, or not the provider's", () => {
     const response = await callback(swapped, victims.flow);
     expect(errorOf(response)).toBe("oidc_invalid_response");
     expect(writtenBesideCounters(before, await databaseFingerprint())).toEqual([]);
+  });
+
+  // RFC 9700 §4.4 (mix-up): an answer naming another issuer (RFC 9207 `iss`), or a flow started
+  // with another provider, is not this provider's to complete.
+  it("refuses an answer that names another issuer, and a flow started with another provider, writing nothing", async () => {
+    const { login } = personAtProvider();
+    const flow = await startSignIn();
+    const answer = await signInAtProvider(flow.authorizationUrl.href, login);
+    expect(answer.searchParams.get("iss")).toBe(provider.issuer);
+    const mixedUp = new URL(answer);
+    mixedUp.searchParams.set("iss", "https://evil.example");
+    const opened = JSON.parse(unseal(config().masterKey, flow.flow, "oidc-flow").toString("utf8")) as Flow;
+    const otherProviders = seal(config().masterKey, Buffer.from(JSON.stringify({ ...opened, issuer: "https://other.example" })), "oidc-flow");
+    const before = await databaseFingerprint();
+    expect(errorOf(await callback(mixedUp, flow.flow))).toBe("oidc_invalid_response");
+    expect(errorOf(await callback(answer, otherProviders))).toBe("oidc_state_mismatch");
+    expect(writtenBesideCounters(before, await databaseFingerprint())).toEqual([]);
+    // Refused before the code went to the provider: the genuine answer still signs in.
+    expect(sessionTokenOf(await callback(answer, flow.flow))).not.toBeNull();
   });
 
   it("refuses a flow older than 10 minutes", async () => {
