@@ -200,6 +200,48 @@ export const ERRORS = {
     example: "Sign-up is closed on this service: accounts come from its identity provider.",
     page: "Sign-up with a password is closed here: your account is made the first time you sign in through your identity provider.",
   },
+  email_link_invalid: {
+    status: 400,
+    meaning: "The token of a password-reset or confirmation link is not one this service sent for that form (pages only).",
+    example: "This link is not valid. Open the latest link we sent, or ask for a new one.",
+    page: "This link is not valid. Open the latest link we sent you, or ask for a new one.",
+  },
+  email_link_used: {
+    status: 410,
+    meaning: "The link was used already: each works once (pages only).",
+    example: "This link was already used: each link works once.",
+    page: "This link was already used: each link works once. Ask for a new one if you need it.",
+  },
+  email_link_voided: {
+    status: 410,
+    meaning: "A newer link of the same kind was sent since: only the latest works (pages only).",
+    example: "A newer link was sent since this one: only the latest works.",
+    page: "A newer link was sent since this one: only the latest works. Open the most recent mail.",
+  },
+  email_link_expired: {
+    status: 410,
+    meaning: "The link's time ran out: 30 minutes for a password reset, 24 hours for a confirmation (pages only).",
+    example: "This link has expired. Ask for a new one.",
+    page: "This link has expired. Ask for a new one.",
+  },
+  already_verified: {
+    status: 409,
+    meaning: "The account's email is confirmed already: no new link is sent (pages only).",
+    example: "Your email address is confirmed already.",
+    page: "Your email address is confirmed already.",
+  },
+  mail_off: {
+    status: 404,
+    meaning: "This service sends no email (`SMTP_URL` is not set): there is no password reset or confirmation by mail (pages only).",
+    example: "This service sends no email: ask its administrators to reset your password.",
+    page: "This service sends no email, so a password cannot be reset by mail here. Ask its administrators.",
+  },
+  email_unverified: {
+    status: 403,
+    meaning: "This service approves only from accounts whose email is confirmed (`EMAIL_VERIFICATION=required`): follow the link mailed to the account, or send a new one from Settings → Email (pages only).",
+    example: "Confirm your email address before you approve: we sent you a link.",
+    page: "Confirm your email address before you approve: open the link we mailed you, or send a new one from Settings → Email.",
+  },
   email_taken: {
     status: 409,
     meaning: "An account with this email exists (pages only).",

@@ -1,6 +1,7 @@
 import { config, ConfigError } from "./config";
 import { SealedValueError } from "./crypto/sealed";
 import { prepareSigningKey } from "./signing-keys/signing-keys";
+import { startOutbox } from "./email/outbox";
 import { startMaintenance } from "./maintenance/maintenance";
 import { fillKeyReserve } from "./projects/key-queue";
 import { logger } from "../server/logger.mjs";
@@ -32,6 +33,8 @@ export async function startUp(): Promise<void> {
     exit("the server could not start", error);
   }
   startMaintenance(config());
+  // Mail queued before a restart, and retries, leave without waiting for a request.
+  startOutbox(config());
   // Ready project keys before the first new project asks for one.
   fillKeyReserve(config());
 }

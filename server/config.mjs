@@ -225,6 +225,43 @@ const oidcScopesSchema = z
     return [...new Set(scopes)];
   });
 
+// The mail server initlink sends through (lib/email/): smtp:// (upgraded with STARTTLS when the
+// server offers it; `?requireTLS=true` insists) or smtps:// (TLS from the start), with the
+// account's credentials in the URL. It is a secret: never logged.
+const smtpUrlSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const raw = value?.trim() ?? "";
+    if (raw === "") return null;
+    /** @type {URL | null} */
+    let url = null;
+    try {
+      url = new URL(raw);
+    } catch {
+      url = null;
+    }
+    if (url === null || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || url.hostname === "") {
+      ctx.addIssue({ code: "custom", message: "SMTP_URL must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587" });
+      return z.NEVER;
+    }
+    return raw;
+  });
+
+// The sender of every mail: an address, or a name and an address (`initlink <login@example.com>`).
+const emailFromSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const text = value?.trim() ?? "";
+    if (text === "") return null;
+    if (text.length > 200 || /\p{Cc}/u.test(text) || !/^(?:[^<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/u.test(text)) {
+      ctx.addIssue({ code: "custom", message: "EMAIL_FROM must be an address (login@example.com) or a name and an address (initlink <login@example.com>)" });
+      return z.NEVER;
+    }
+    return text;
+  });
+
 const HOUR_MS = 60 * 60 * 1000;
 const LIFETIME_CHOICE = /^([1-9]\d{0,4})([hd])$/;
 /** The longest access a person may choose: ten years, as ACCESS_TOKEN_LIFETIME_DAYS allows. */
@@ -320,6 +357,9 @@ const envSchema = z.object({
   OIDC_SCOPES: oidcScopesSchema,
   SIGN_UP: enumFromEnv("SIGN_UP", /** @type {const} */ (["open", "invite", "off"])),
   LOCAL_PASSWORDS: enumFromEnv("LOCAL_PASSWORDS", /** @type {const} */ (["on", "off"])),
+  SMTP_URL: smtpUrlSchema,
+  EMAIL_FROM: emailFromSchema,
+  EMAIL_VERIFICATION: enumFromEnv("EMAIL_VERIFICATION", /** @type {const} */ (["optional", "required"])),
   TEST_PASSWORD_COST: enumFromEnv("TEST_PASSWORD_COST", /** @type {const} */ (["full", "low"])),
   TEST_PROJECT_KEYS_FILE: testKeysFileSchema,
 });
@@ -396,6 +436,21 @@ function accountSettings(parsed, oidc) {
   return { selfSignUp: parsed.SIGN_UP === "open", localPasswords: parsed.LOCAL_PASSWORDS === "on" };
 }
 
+/**
+ * The mail initlink sends (lib/email/), or null: without SMTP_URL nothing is sent, and nothing
+ * that needs mail (a password reset, a required verification) is offered.
+ * @param {z.infer<typeof envSchema>} parsed
+ */
+function emailSettings(parsed) {
+  if (parsed.SMTP_URL === null) {
+    const needsMail = [parsed.EMAIL_FROM !== null && "EMAIL_FROM", parsed.EMAIL_VERIFICATION === "required" && "EMAIL_VERIFICATION=required"].filter(Boolean);
+    if (needsMail.length > 0) throw new ConfigError(`Invalid configuration:\n  - ${needsMail.join(" and ")} set without SMTP_URL: set the mail server too, or remove them`);
+    return null;
+  }
+  if (parsed.EMAIL_FROM === null) throw new ConfigError("Invalid configuration:\n  - SMTP_URL needs EMAIL_FROM: the address mail comes from (initlink <login@example.com>)");
+  return { smtpUrl: parsed.SMTP_URL, from: parsed.EMAIL_FROM, verificationRequired: parsed.EMAIL_VERIFICATION === "required" };
+}
+
 export class ConfigError extends Error {}
 
 /**
@@ -424,6 +479,7 @@ export function parseConfig(env) {
   // keeps 6,144 × 19 + 10,240 × 12 KiB, about 236 MiB of the 256.
   const oidc = oidcProviderSettings(parsed, env);
   const accounts = accountSettings(parsed, oidc);
+  const email = emailSettings(parsed);
   const waitingPerProcess = parsed.WAITING_PER_PROCESS || Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 64);
   return {
     appUrl: parsed.APP_URL ?? `http://localhost:${parsed.PORT}`,
@@ -508,6 +564,8 @@ export function parseConfig(env) {
     oidc,
     /** SIGN_UP=open (anyone makes an account with a password; off: accounts come from the identity provider) and LOCAL_PASSWORDS=on. */
     accounts,
+    /** The mail server, sender and whether approvals wait for a verified email (EMAIL_VERIFICATION=required); null: no mail. */
+    email,
     passwordCost: parsed.TEST_PASSWORD_COST,
   };
 }

@@ -105,11 +105,11 @@ export function resourceServerRecord(prisma: Database, credentialId: string, eve
     ON CONFLICT DO NOTHING`;
 }
 
-/** A passkey added on the settings page (after its row is written): the event names the passkey and is dated now. */
-export function passkeyRecord(prisma: Database, passkeyId: string, event: "passkey_added"): ActivityRecord {
+/** A passkey added on the settings page (after its row is written), from `origin`: the event names the passkey and is dated now. */
+export function passkeyRecord(prisma: Database, passkeyId: string, event: "passkey_added", origin: RequestOrigin): ActivityRecord {
   return prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "decidedBy", "passkeyName")
-    SELECT ${randomId()}, u."id", ${activityKind(event)}, k."id", ${new Date()}, u."email", k."name"
+    INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "observedIp", "observedUserAgent", "decidedBy", "passkeyName")
+    SELECT ${randomId()}, u."id", ${activityKind(event)}, k."id", ${new Date()}, ${origin.address}, ${origin.userAgent}, u."email", k."name"
     FROM "Passkey" k JOIN "User" u ON u."id" = k."userId"
     WHERE k."id" = ${passkeyId}
     ON CONFLICT DO NOTHING`;
@@ -159,14 +159,23 @@ export function oauthLoginRevokedRecord(prisma: Database, loginId: string, event
 }
 
 /**
- * The account's password changed to `newHash`, from `origin` (the changing browser's request);
+ * The account's password changed to `newHash` (`kind`: on the settings page, or reset through a
+ * mailed link), from `origin` (the changing browser's request);
  * `changeId` is the change's own subject, as each change is an event of its own. Written only if
  * the account holds the new hash, in the change's transaction.
  */
-export function passwordChangedRecord(prisma: Database, userId: string, newHash: string, changeId: string, at: Date, origin: RequestOrigin): ActivityRecord {
+export function passwordChangedRecord(
+  prisma: Database,
+  userId: string,
+  newHash: string,
+  changeId: string,
+  at: Date,
+  origin: RequestOrigin,
+  kind: "password_changed" | "password_reset" = "password_changed",
+): ActivityRecord {
   return prisma.$executeRaw`
     INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
-    SELECT ${randomId()}, u."id", ${activityKind("password_changed")}, ${changeId}, ${at}, NULL, NULL, NULL, NULL, NULL, NULL, ${origin.address}, ${origin.userAgent}, NULL, NULL, u."email"
+    SELECT ${randomId()}, u."id", ${activityKind(kind)}, ${changeId}, ${at}, NULL, NULL, NULL, NULL, NULL, NULL, ${origin.address}, ${origin.userAgent}, NULL, NULL, u."email"
     FROM "User" u
     WHERE u."id" = ${userId} AND u."passwordHash" = ${newHash}
     ON CONFLICT DO NOTHING`;

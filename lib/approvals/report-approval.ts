@@ -1,5 +1,7 @@
 import { approvalReportedRecord } from "../activity/record-activity";
 import { db, statementsInOneTransaction } from "../database/db";
+import { noticeStatements } from "../email/notices";
+import { nudgeOutbox } from "../email/outbox";
 import { notFound } from "../errors";
 import { publishInitChange } from "../init/init-events";
 import type { Config } from "../config";
@@ -64,10 +66,12 @@ export async function reportApproval(cfg: Config, userId: string, initId: string
       prisma.accessToken.updateMany({ where: { userId, revokedAt: null, ...tokens }, data: { revokedAt: now } }),
       prisma.projectLink.updateMany({ where: { revokedAt: null, accessToken: { userId, ...tokens } }, data: { revokedAt: now } }),
       approvalReportedRecord(prisma, userId, initId, now, origin),
+      ...noticeStatements(cfg, prisma, userId, "approval_reported", initId),
     ]);
     if (init === null || initChanged.count === 1) break;
   }
   await publishInitChange(cfg, initId);
+  nudgeOutbox(cfg);
   return { projectId: approved.projectId };
 }
 

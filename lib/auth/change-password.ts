@@ -1,6 +1,8 @@
 import { passwordChangedRecord } from "../activity/record-activity";
 import type { Config } from "../config";
 import { db, statementsInOneTransaction } from "../database/db";
+import { noticeStatements } from "../email/notices";
+import { nudgeOutbox } from "../email/outbox";
 import { ApiError } from "../errors";
 import type { RequestOrigin } from "../request-origin";
 import { randomId } from "../secrets";
@@ -27,12 +29,15 @@ export async function changePassword(cfg: Config, user: SessionUser, change: Pas
   if (holder === null) throw new ApiError("wrong_password", "The current password is not right.");
   const newHash = await hashPassword(cfg, change.new_password);
   const session = replacementSession(prisma, user.sessionId, origin, newHash);
+  const changeId = randomId();
   const [changed, started] = await statementsInOneTransaction([
     prisma.user.updateMany({ where: { id: user.id, passwordHash: holder.passwordHash }, data: { passwordHash: newHash } }),
     session.insert,
     prisma.session.deleteMany({ where: { userId: user.id, id: { not: session.id }, user: { is: { passwordHash: newHash } } } }),
-    passwordChangedRecord(prisma, user.id, newHash, randomId(), new Date(), origin),
+    passwordChangedRecord(prisma, user.id, newHash, changeId, new Date(), origin),
+    ...noticeStatements(cfg, prisma, user.id, "password_changed", changeId),
   ]);
+  nudgeOutbox(cfg);
   // Changed meanwhile by another request: this one changed nothing.
   if (changed.count === 0) throw new ApiError("wrong_password", "The password was changed meanwhile. Type the current one again.");
   return started === 1 ? session.token : null;

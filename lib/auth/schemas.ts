@@ -31,3 +31,18 @@ export const sessionIdParamsSchema = z.object({ id: z.string() });
 
 /** The account setting "show my email to clients I approve" (/settings/privacy). */
 export const shareEmailSchema = z.object({ share_email: z.enum(["on"]).optional() });
+
+/** A token of a mailed link, posted by its page from the link's fragment (lib/email/email-links.ts): 256 bits in base64url. */
+const emailLinkToken = z.string({ error: "is required" }).regex(/^[A-Za-z0-9_-]{43}$/, { error: "is not a link's token" });
+
+/** "Forgot password?": the email to send a reset link to. */
+export const passwordResetRequestSchema = credentialsSchema.pick({ email: true });
+export type PasswordResetRequest = z.infer<typeof passwordResetRequestSchema>;
+
+/** The reset page's form: the link's token and the new password, by sign-up's rules. */
+export const passwordResetSchema = z.object({ token: emailLinkToken, password: passwordField });
+export type PasswordReset = z.infer<typeof passwordResetSchema>;
+
+/** The confirmation page's form: the link's token. */
+export const emailLinkFormSchema = z.object({ token: emailLinkToken });
+export type EmailLinkForm = z.infer<typeof emailLinkFormSchema>;

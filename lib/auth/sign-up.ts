@@ -1,5 +1,7 @@
 import type { Config } from "../config";
-import { db, isUniqueViolation } from "../database/db";
+import { db, isUniqueViolation, statementsInOneTransaction } from "../database/db";
+import { newEmailLinkStatements } from "../email/email-links";
+import { nudgeOutbox } from "../email/outbox";
 import { ApiError } from "../errors";
 import { addressSubject, consumeRateLimit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
@@ -10,23 +12,25 @@ import { hashPassword } from "./passwords";
 import type { Credentials } from "./schemas";
 import { startSession } from "./sessions";
 
-/** Makes an account and signs it in; returns the new session's token. */
+/** Makes an account and signs it in; returns the new session's token. With mail, a link to confirm its email goes out. */
 export async function signUp(cfg: Config, credentials: Credentials, origin: RequestOrigin): Promise<string> {
   requirePasswordSignUpOpen(cfg);
   // Every attempt counts against its address: each costs a password hash.
   await consumeRateLimit(limitRules(cfg).authPerAddress, addressSubject(origin.address));
   const prisma = await db();
   const passwordHash = await hashPassword(cfg, credentials.password);
-  let userId: string;
+  const user = { id: randomId(), email: credentials.email };
+  const createdAt = new Date();
   try {
-    const user = await prisma.user.create({
-      data: { id: randomId(), email: credentials.email, passwordHash, createdAt: new Date() },
-      select: { id: true },
-    });
-    userId = user.id;
+    // With mail, the confirmation link is made with the account: both or neither.
+    await statementsInOneTransaction([
+      prisma.user.create({ data: { ...user, passwordHash, createdAt }, select: { id: true } }),
+      ...(cfg.email === null ? [] : [...newEmailLinkStatements(cfg, prisma, user, "verify_email", createdAt)]),
+    ]);
   } catch (error) {
     if (isUniqueViolation(error)) throw new ApiError("email_taken", "An account with this email already exists. Sign in instead.");
     throw error;
   }
-  return startSession(cfg, userId, origin);
+  nudgeOutbox(cfg);
+  return startSession(cfg, user.id, origin);
 }

@@ -60,7 +60,8 @@ export async function signInIdentity(flow: Flow, identity: ProviderIdentity, ori
       const createdAt = new Date();
       await statementsInOneTransaction([
         spendFlow(prisma, flow),
-        prisma.user.create({ data: { id: userId, email, passwordHash: null, createdAt } }),
+        // The provider's email_verified is the account's: its email is shown as verified from the start.
+        prisma.user.create({ data: { id: userId, email, passwordHash: null, createdAt, emailVerifiedAt: identity.emailVerified === true ? createdAt : null } }),
         prisma.federatedIdentity.create({
           data: { id: identityId, issuer: identity.issuer, subject: identity.subject, userId, email, emailVerified: identity.emailVerified === true, createdAt, lastUsedAt: createdAt },
         }),

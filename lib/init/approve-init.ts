@@ -1,7 +1,10 @@
 import type { Config } from "../config";
 import { initApprovedRecord } from "../activity/record-activity";
 import type { SessionUser } from "../auth/sessions";
-import { db, inOneTransaction } from "../database/db";
+import { db, statementsInOneTransaction } from "../database/db";
+import { requireVerifiedEmail } from "../auth/email-verification";
+import { noticeStatements } from "../email/notices";
+import { nudgeOutbox } from "../email/outbox";
 import { ApiError, initNotPending, notFound } from "../errors";
 import { countedNewProject, insertProjectWithinCap } from "../projects/new-project";
 import { findOwnedProject } from "../projects/projects";
@@ -24,18 +27,22 @@ import type { ApproveForm } from "./schemas";
  * The rules, in order, each refusing before anything is written but the code check's own count:
  * a pending init; an access lifetime among the choices (lib/init/access-lifetime.ts); the code
  * check that the browser's proximity to the client asks for (lib/init/code-check-mode.ts), which
- * the code typed at /device in this browser session answers (lib/init/code-entry.ts).
+ * the code typed at /device in this browser session answers (lib/init/code-entry.ts); a confirmed
+ * email where EMAIL_VERIFICATION=required (lib/auth/email-verification.ts).
  */
 export async function approveInit(cfg: Config, { id: userId, sessionId }: SessionUser, initId: string, form: ApproveForm, origin: RequestOrigin): Promise<string> {
   const { choice, check } = form;
   const init = await pendingInit(initId);
   const lifetime = chosenAccessLifetime(cfg, form.lifetime);
-  const mode = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximityOf(cfg, init.observedIp, origin.address));
+  const proximity = proximityOf(cfg, init.observedIp, origin.address);
+  const mode = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity);
   if (mode === "refused") throw clientElsewhere();
+  await requireVerifiedEmail(cfg, userId);
   // Typed at /device in this browser session: the approval's own update uses it up.
   if (init.codeEnteredSessionId !== sessionId) await checkUserCode(cfg, mode, init.id, init.userCode, check);
   const now = new Date();
-  const decision = { userId, origin, now, accessLifetimeSeconds: lifetime.ms / 1000 };
+  // An approval from another network than the client's is told to the account's address.
+  const decision = { userId, origin, now, accessLifetimeSeconds: lifetime.ms / 1000, notice: proximity === "elsewhere" };
   if (choice.kind === "existing") {
     const project = await findOwnedProject(userId, choice.id);
     if (project === null) throw notFound("You have no project with this id.");
@@ -54,21 +61,23 @@ export async function approveInit(cfg: Config, { id: userId, sessionId }: Sessio
   });
 }
 
-/** Who approves, from where, when, and for how long. */
-type Decision = { userId: string; origin: RequestOrigin; now: Date; accessLifetimeSeconds: number };
+/** Who approves, from where, when, for how long, and whether the account is told by mail. */
+type Decision = { userId: string; origin: RequestOrigin; now: Date; accessLifetimeSeconds: number; notice: boolean };
 
-/** The one conditional update that approves, with its activity record; true if this request won. */
-async function decide(cfg: Config, initId: string, projectId: string, { userId, origin, now, accessLifetimeSeconds }: Decision): Promise<boolean> {
+/** The one conditional update that approves, with its activity record (and notice); true if this request won. */
+async function decide(cfg: Config, initId: string, projectId: string, { userId, origin, now, accessLifetimeSeconds, notice }: Decision): Promise<boolean> {
   const prisma = await db();
-  const [approved] = await inOneTransaction(
+  const [approved] = await statementsInOneTransaction([
     prisma.init.updateMany({
       where: { id: initId, status: "pending", expiresAt: { gt: now } },
       data: { status: "done", projectId, approvedById: userId, decidedAt: now, accessLifetimeSeconds, codeEnteredSessionId: null },
     }),
     initApprovedRecord(prisma, initId, userId, origin),
-  );
+    ...(notice ? noticeStatements(cfg, prisma, userId, "init_approved", initId) : []),
+  ]);
   if (approved.count !== 1) return false;
   await publishInitChange(cfg, initId);
+  if (notice) nudgeOutbox(cfg);
   return true;
 }
 

@@ -115,7 +115,10 @@ export const initStatusAnswerSchema = z
       .optional()
       .meta({ description: "Once done, for the holder of the init's secret only." }),
     approved_by: z
-      .object({ email: z.string() })
+      .object({
+        email: z.string(),
+        email_verified: z.boolean().meta({ description: "Whether the account showed the address is its own: a link mailed to it followed, or its identity provider's email_verified." }),
+      })
       .nullable()
       .optional()
       .meta({

@@ -20,7 +20,7 @@ type IssuedProjectToken = IssuedAccessToken & { expiresAt: Date };
 export type PickupExtras = {
   project?: { id: string; name: string };
   /** Null unless the approver's account lets clients learn their email (/settings/privacy). */
-  approved_by?: { email: string } | null;
+  approved_by?: { email: string; email_verified: boolean } | null;
   access_token?: string;
   access_token_expires_at?: number;
   access_token_expires_in?: number;
@@ -94,12 +94,12 @@ export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: b
   const prisma = await db();
   const init = await prisma.init.findUniqueOrThrow({
     where: { id: initId },
-    select: { status: true, sender: true, senderDevice: true, accessLifetimeSeconds: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true, shareEmailWithClients: true } } },
+    select: { status: true, sender: true, senderDevice: true, accessLifetimeSeconds: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true, emailVerifiedAt: true, shareEmailWithClients: true } } },
   });
   if (init.status === "denied") return "denied";
   if (init.project === null || init.approvedBy === null) return {};
   // Privacy: by default the client learns the project, not the person who approved it.
-  const approvedBy = init.approvedBy.shareEmailWithClients ? { email: init.approvedBy.email } : null;
+  const approvedBy = init.approvedBy.shareEmailWithClients ? { email: init.approvedBy.email, email_verified: init.approvedBy.emailVerifiedAt !== null } : null;
   const extras: PickupExtras = { project: init.project, approved_by: approvedBy };
   if (alreadyIssued) return extras;
   const approval = {

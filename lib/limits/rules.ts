@@ -16,6 +16,11 @@ export const PASSKEYS_PER_ACCOUNT = 20;
 /** WebAuthn challenges a signed-in account may ask for in a minute (adding a passkey, confirming an approval): each writes a row. */
 export const PASSKEY_CHALLENGES_PER_ACCOUNT = 30;
 
+/** Password-reset requests one address may make in an hour: each may send a mail. */
+export const RESET_REQUESTS_PER_ADDRESS = 20;
+/** Mails with a link (a reset, a confirmation) one account may be sent in an hour: a mailbox is not a target to flood. */
+export const LINK_MAILS_PER_ACCOUNT = 5;
+
 export function limitRules(cfg: Config) {
   const { limits } = cfg;
   return {
@@ -64,6 +69,10 @@ export function limitRules(cfg: Config) {
     userCodeGuessesPerAddress: { name: "user-code-address", limit: USER_CODE_GUESSES_PER_ADDRESS, windowMs: 15 * MINUTE_MS },
     /** Challenges for adding a passkey or confirming an approval with one, per account (lib/passkeys/); a passkey sign-in's count as sign-ins (authPerAddress). */
     passkeyChallengesPerAccount: { name: "passkey-challenges-account", limit: PASSKEY_CHALLENGES_PER_ACCOUNT, windowMs: MINUTE_MS },
+    /** Password-reset requests per client address (lib/auth/password-reset.ts), whether or not the email has an account. */
+    resetRequestsPerAddress: { name: "reset-requests-address", limit: RESET_REQUESTS_PER_ADDRESS, windowMs: HOUR_MS },
+    /** Mails with a link per account; past it, a request sends nothing and its answer stays the same (it must not tell whether the email has an account). */
+    linkMailsPerAccount: { name: "link-mails-account", limit: LINK_MAILS_PER_ACCOUNT, windowMs: HOUR_MS },
     pickupsPerInit: { name: "pickups-init", limit: limits.pickupsPerInitPerMinute, windowMs: MINUTE_MS },
     /**
      * Token introspections (RFC 7662), per access token authenticating them: each reads the

@@ -4,6 +4,7 @@ import { db } from "../database/db";
 import { sweepPollClocks } from "../init/poll-interval";
 import { sweepEndedWindows } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
+import { sweepOutbox } from "../email/outbox";
 import { sweepSpentFlows } from "../identity/spent-flows";
 import { sweepLinkApprovals } from "../links/link-approval-lifecycle";
 import { sweepDpopProofs } from "../oauth/dpop";
@@ -14,7 +15,8 @@ import { keepProjectAliases } from "../projects/resolve-project";
 // inits (with their secrets' hashes and poll clocks) INIT_RETENTION_SECONDS after they expired,
 // expired sessions and passkey challenges, link approvals past their expiry (docs/api.md, Compatibility), rate-limit counters
 // of windows that have ended, spent DPoP proofs past their window (lib/oauth/dpop.ts), completed
-// identity provider flows past their lifetime (lib/identity/spent-flows.ts), activity
+// identity provider flows past their lifetime (lib/identity/spent-flows.ts), mail sent or given up
+// a week ago and mailed links a week past their expiry (lib/email/outbox.ts), activity
 // events ACTIVITY_RETENTION_DAYS old, and OAuth logins past their end with their refresh tokens;
 // and records in the activity the inits that expired undecided, before deleting them. Every
 // instance may run it; every step is idempotent.
@@ -31,6 +33,7 @@ export type SweepResult = {
   oauthLogins: number;
   dpopProofs: number;
   oidcCallbacks: number;
+  emails: number;
 };
 
 export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult> {
@@ -51,5 +54,6 @@ export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult>
   const oauthLogins = await prisma.oAuthLogin.deleteMany({ where: { expiresAt: { lt: new Date(now) } } });
   const dpopProofs = await sweepDpopProofs(now);
   const oidcCallbacks = await sweepSpentFlows(now);
-  return { inits: inits.count, pollClocks, sessions: sessions.count, passkeyChallenges, linkApprovals, rateLimits, expiries, activityEvents, oauthLogins: oauthLogins.count, dpopProofs, oidcCallbacks };
+  const emails = await sweepOutbox(now);
+  return { inits: inits.count, pollClocks, sessions: sessions.count, passkeyChallenges, linkApprovals, rateLimits, expiries, activityEvents, oauthLogins: oauthLogins.count, dpopProofs, oidcCallbacks, emails };
 }

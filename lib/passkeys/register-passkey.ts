@@ -11,7 +11,9 @@ import { passwordsOn } from "../auth/account-policy";
 import { checkPassword } from "../auth/password-check";
 import type { SessionUser } from "../auth/sessions";
 import type { Config } from "../config";
-import { db, inOneTransaction, isUniqueViolation } from "../database/db";
+import { db, isUniqueViolation, statementsInOneTransaction } from "../database/db";
+import { noticeStatements } from "../email/notices";
+import { nudgeOutbox } from "../email/outbox";
 import { ApiError, passkeyRejected } from "../errors";
 import { countedUnlessRefused } from "../limits/rate-limit";
 import { limitRules, PASSKEYS_PER_ACCOUNT } from "../limits/rules";
@@ -95,7 +97,7 @@ async function verifiedCredential(cfg: Config, response: RegistrationResponseJSO
   throw passkeyRejected("The new passkey was refused: its attestation does not verify.");
 }
 
-export async function addPasskey(cfg: Config, userId: string, name: string, response: RegistrationResponseJSON): Promise<string> {
+export async function addPasskey(cfg: Config, userId: string, name: string, response: RegistrationResponseJSON, origin: RequestOrigin): Promise<string> {
   const prisma = await db();
   if ((await prisma.passkey.count({ where: { userId } })) >= PASSKEYS_PER_ACCOUNT) {
     throw new ApiError("passkey_limit_reached", `An account may have at most ${PASSKEYS_PER_ACCOUNT} passkeys. Remove one first.`);
@@ -104,7 +106,7 @@ export async function addPasskey(cfg: Config, userId: string, name: string, resp
   const credential = await verifiedCredential(cfg, response, challenge);
   const id = randomId();
   try {
-    await inOneTransaction(
+    await statementsInOneTransaction([
       prisma.passkey.create({
         data: {
           id,
@@ -117,11 +119,13 @@ export async function addPasskey(cfg: Config, userId: string, name: string, resp
           createdAt: new Date(),
         },
       }),
-      passkeyRecord(prisma, id, "passkey_added"),
-    );
+      passkeyRecord(prisma, id, "passkey_added", origin),
+      ...noticeStatements(cfg, prisma, userId, "passkey_added", id),
+    ]);
   } catch (error) {
     if (isUniqueViolation(error)) throw passkeyRejected("This passkey is already registered here.");
     throw error;
   }
+  nudgeOutbox(cfg);
   return id;
 }

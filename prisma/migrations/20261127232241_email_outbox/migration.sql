@@ -1,0 +1,58 @@
+-- AlterTable
+ALTER TABLE "User" ADD COLUMN "emailVerifiedAt" DATETIME;
+
+-- CreateTable
+CREATE TABLE "EmailLink" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "userId" TEXT NOT NULL,
+    "purpose" TEXT NOT NULL,
+    "tokenHash" TEXT NOT NULL,
+    "email" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL,
+    "expiresAt" DATETIME NOT NULL,
+    "usedAt" DATETIME,
+    "useId" TEXT,
+    "voidedAt" DATETIME,
+    CONSTRAINT "EmailLink_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "OutboxEmail" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "userId" TEXT NOT NULL,
+    "kind" TEXT NOT NULL,
+    "to" TEXT NOT NULL,
+    "sealedToken" TEXT,
+    "emailLinkId" TEXT,
+    "activityEventId" TEXT,
+    "createdAt" DATETIME NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "nextAttemptAt" DATETIME NOT NULL,
+    "claimedUntil" DATETIME,
+    "outcome" TEXT,
+    "endedAt" DATETIME,
+    "lastError" TEXT,
+    CONSTRAINT "OutboxEmail_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "EmailLink_tokenHash_key" ON "EmailLink"("tokenHash");
+
+-- CreateIndex
+CREATE INDEX "EmailLink_userId_purpose_idx" ON "EmailLink"("userId", "purpose");
+
+-- CreateIndex
+CREATE INDEX "EmailLink_expiresAt_idx" ON "EmailLink"("expiresAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "OutboxEmail_activityEventId_key" ON "OutboxEmail"("activityEventId");
+
+-- CreateIndex
+CREATE INDEX "OutboxEmail_outcome_nextAttemptAt_idx" ON "OutboxEmail"("outcome", "nextAttemptAt");
+
+-- CreateIndex
+CREATE INDEX "OutboxEmail_endedAt_idx" ON "OutboxEmail"("endedAt");
+
+-- CreateIndex
+CREATE INDEX "OutboxEmail_userId_idx" ON "OutboxEmail"("userId");
+
