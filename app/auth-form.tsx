@@ -3,10 +3,11 @@ import Link from "next/link";
 import { FORM_FLASH_COOKIE, readFormFlash, type AuthField, type FormFlash } from "@/lib/api/form-flash";
 import { safeReturnTo, withReturnTo } from "@/lib/api/return-to";
 import { passwordSignUpOpen, passwordsOn } from "@/lib/auth/account-policy";
+import { passwordResetOffered } from "@/lib/auth/password-reset";
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
 import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
-import { ErrorAlert } from "./form-parts";
+import { DoneNotice, ErrorAlert } from "./form-parts";
 import { PasskeySignIn } from "./passkey-sign-in";
 import { ProviderSignIn } from "./provider-sign-in";
 
@@ -45,6 +46,7 @@ export async function AuthPage({ mode, searchParams }: { mode: Mode; searchParam
   return (
     <>
       <h1>{AUTH_TITLES[mode]}</h1>
+      <DoneNotice message={mode === "signin" && query.reset === "1" ? "Your new password is set, and every session was signed out. Sign in with it." : null} />
       {provider === null ? (
         <ErrorAlert message={providerError} />
       ) : (
@@ -62,6 +64,7 @@ export async function AuthPage({ mode, searchParams }: { mode: Mode; searchParam
           email={flash?.email ?? ""}
           error={errorPlacement(providerError === null ? query.error : undefined, flash)}
           signUpOpen={passwordSignUpOpen(cfg)}
+          resetOffered={passwordResetOffered(cfg)}
         />
       ) : (
         <ClosedForm mode={mode} provider={provider?.displayName ?? null} error={providerError === null ? pageMessage(query.error) : null} returnTo={safeReturnTo(query.returnTo)} />
@@ -108,12 +111,14 @@ function AuthForm({
   email,
   error,
   signUpOpen,
+  resetOffered,
 }: {
   mode: Mode;
   returnTo: string;
   email: string;
   error: { field: AuthField | null; message: string | null };
   signUpOpen: boolean;
+  resetOffered: boolean;
 }) {
   const other = mode === "signin" ? { href: withReturnTo("/signup", returnTo), label: "Create an account" } : { href: withReturnTo("/signin", returnTo), label: "Sign in instead" };
   const problem = (field: AuthField) => (error.field === field && error.message !== null ? error.message : null);
@@ -161,6 +166,11 @@ function AuthForm({
         ) : null}
       </label>
       <button type="submit">{mode === "signin" ? "Sign in" : "Create account"}</button>
+      {mode === "signin" && resetOffered ? (
+        <p className="muted">
+          <Link href="/forgot-password">Forgot your password?</Link>
+        </p>
+      ) : null}
       {mode === "signup" || signUpOpen ? (
         <p className="muted">
           <Link href={other.href}>{other.label}</Link>

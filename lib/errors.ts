@@ -515,6 +515,10 @@ export const authorizationPending = () => new ApiError("authorization_pending", 
 export const invalidGrant = (message: string) => new ApiError("invalid_grant", message);
 
 /** What a page says for the `?error=<code>` a form post sent it back with; null for no or an unknown code. */
+/** Whether a form came back for a mailed link that no longer works: its page then offers a new one. */
+export const isLinkError = (code: string | string[] | undefined): boolean =>
+  code === "email_link_invalid" || code === "email_link_used" || code === "email_link_voided" || code === "email_link_expired";
+
 export function pageMessage(code: string | string[] | undefined): string | null {
   if (typeof code !== "string" || !Object.hasOwn(ERRORS, code)) return null;
   const entry: ErrorEntry = ERRORS[code as ErrorCode];

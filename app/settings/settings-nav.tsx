@@ -10,6 +10,7 @@ export function SettingsNav() {
       <NavLink href="/settings/passkeys">Passkeys</NavLink>
       <NavLink href="/settings/sessions">Sessions</NavLink>
       <NavLink href="/settings/password">Password</NavLink>
+      <NavLink href="/settings/email">Email</NavLink>
       {config().oidc === null ? null : <NavLink href="/settings/identity">Identity provider</NavLink>}
       <NavLink href="/settings/privacy">Privacy</NavLink>
     </nav>

@@ -40,3 +40,10 @@ export async function requireVerifiedEmail(cfg: Config, userId: string): Promise
   const account = await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { emailVerifiedAt: true } });
   if (account.emailVerifiedAt === null) throw new ApiError("email_unverified", "Confirm your email address before you approve: we sent you a link.");
 }
+
+/** The account's address and when it was confirmed (null: not yet), for Settings → Email. */
+export async function emailStatus(userId: string): Promise<{ email: string; verifiedAt: Date | null }> {
+  const prisma = await db();
+  const account = await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, emailVerifiedAt: true } });
+  return { email: account.email, verifiedAt: account.emailVerifiedAt };
+}

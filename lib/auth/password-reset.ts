@@ -21,6 +21,9 @@ import type { PasswordReset, PasswordResetRequest } from "./schemas";
 // ends every session, confirms the address the link went to, and is recorded in the activity
 // with a notice to the address.
 
+/** Whether "Forgot password?" is offered: passwords are used and mail is sent. */
+export const passwordResetOffered = (cfg: Config) => cfg.accounts.localPasswords && cfg.email !== null;
+
 /**
  * Mails a reset link to the account with `email`, if there is one with a password. Answers the
  * same either way, and past the account's mail limit sends nothing and still answers the same.

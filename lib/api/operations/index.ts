@@ -1,4 +1,5 @@
 import type { Operation } from "../operation";
+import { requestPasswordResetOperation, resendVerificationOperation, resetPasswordOperation, verifyEmailOperation } from "./account-recovery";
 import { changePasswordOperation, savePrivacyOperation, signOutOtherSessionsOperation, signOutSessionOperation } from "./account-settings";
 import { approveInitOperation } from "./approve-init";
 import { createAccessTokenOperation } from "./create-access-token";
@@ -56,6 +57,10 @@ export const OPERATIONS: readonly Operation[] = [
   signUpOperation,
   signInOperation,
   signOutOperation,
+  requestPasswordResetOperation,
+  resetPasswordOperation,
+  verifyEmailOperation,
+  resendVerificationOperation,
   approveInitOperation,
   denyInitOperation,
   enterUserCodeOperation,
