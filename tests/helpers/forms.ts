@@ -46,3 +46,9 @@ export async function newAccount(): Promise<{ email: string; token: string }> {
   const person = await signUpStep(inProcess, { site: SITE, email: newEmail("person") });
   return { email: person.email, token: person.session };
 }
+
+/** The mailed links' forms (lib/api/operations/account-recovery.ts). */
+export const requestResetForm = (email: string, headers: Record<string, string> = {}) => post("/auth/password-reset/request", { email }, headers);
+export const resetPasswordForm = (fields: Record<string, string>, headers: Record<string, string> = {}) => post("/auth/password-reset", fields, headers);
+export const verifyEmailForm = (fields: Record<string, string>, headers: Record<string, string> = {}) => post("/auth/verify-email", fields, headers);
+export const resendVerificationForm = (token: string, headers: Record<string, string> = {}) => post("/settings/email/verify", {}, { ...cookieHeader(token), ...headers });

@@ -31,6 +31,8 @@ const FINGERPRINTED = [
   ["ResourceServerCredential", "id"],
   ["FederatedIdentity", "id"],
   ["OidcCallback", "id"],
+  ["EmailLink", "id"],
+  ["OutboxEmail", "id"],
 ] as const;
 
 type TableName = (typeof FINGERPRINTED)[number][0];
