@@ -6,7 +6,7 @@ import { serverLogFile } from "./tests/e2e/server-logs";
 // it first). Two servers on scratch databases: one with the default timings, one with a short
 // lifetime and interval for expiry and live updates. With TEST_POSTGRES_URL (a PostgreSQL
 // server's maintenance database) they run on PostgreSQL databases instead of SQLite files.
-// E2E_PORT (default 3100) is the first of the ports (3100–3109), so several checkouts can run at once.
+// E2E_PORT (default 3100) is the first of the ports (3100–3110), so several checkouts can run at once.
 const firstPort = Number(process.env.E2E_PORT ?? 3100);
 export const MAIN_URL = `http://127.0.0.1:${firstPort}`;
 export const SHORT_URL = `http://127.0.0.1:${firstPort + 1}`;
@@ -26,6 +26,8 @@ export const OIDC_PORT = firstPort + 3;
 export const OIDC_CLOSED_PORT = firstPort + 6;
 /** The server tests/e2e/passkey-phishing.spec.ts starts itself, and the phisher's proxy in front. */
 export const PASSKEY_PHISHING_PORTS = { server: firstPort + 8, proxy: firstPort + 9 };
+/** The server tests/e2e/mail.spec.ts starts itself, sending through the spec's own SMTP server. */
+export const MAIL_PORT = firstPort + 10;
 /** The two-instance suite's servers and balancer (playwright.multi.config.ts), and the two its start-up race starts itself. */
 export const MULTI_PORTS = { a: firstPort + 2, b: firstPort + 3, balancer: firstPort + 6, race: [firstPort + 4, firstPort + 5] };
 
@@ -85,10 +87,10 @@ export const browserOptions = {
 // behaviour: time zones, the favicon, headings, the way back after signing in), what Chromium
 // signs behind a phishing proxy (the service's checks of it run on both databases in
 // tests/api/passkeys/), and the way through an identity provider's pages (the service's part:
-// tests/api/identity/, on both). What they check is the same whatever the database, so the PostgreSQL pass
+// tests/api/identity/, on both), and mail followed in the browser (tests/api/email/, on both). What they check is the same whatever the database, so the PostgreSQL pass
 // of `npm test` leaves them to the SQLite one. (A page following a decision live on PostgreSQL:
 // approval-flow.spec.ts, parked-waits.spec.ts.)
-const BROWSER_ONLY = ["**/accessibility.spec.ts", "**/docs.spec.ts", "**/pages.spec.ts", "**/passkey-phishing.spec.ts", "**/oidc.spec.ts"];
+const BROWSER_ONLY = ["**/accessibility.spec.ts", "**/docs.spec.ts", "**/pages.spec.ts", "**/passkey-phishing.spec.ts", "**/oidc.spec.ts", "**/mail.spec.ts"];
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -12,13 +12,25 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
   return (
     <>
       <h1>Set a new password</h1>
-      <form method="post" action="/auth/password-reset" className="card stack">
-        <ErrorAlert message={pageMessage(query.error)} />
-        {isLinkError(query.error) ? (
+      {isLinkError(query.error) ? (
+        // A link that no longer works: no form to fill in for nothing, only the way to a new one.
+        <div className="card stack">
+          <ErrorAlert message={pageMessage(query.error)} />
           <p>
             <Link href="/forgot-password">Ask for a new link</Link>
           </p>
-        ) : null}
+        </div>
+      ) : (
+        <ResetForm error={pageMessage(query.error)} />
+      )}
+    </>
+  );
+}
+
+function ResetForm({ error }: { error: string | null }) {
+  return (
+    <form method="post" action="/auth/password-reset" className="card stack">
+        <ErrorAlert message={error} />
         <LinkTokenField purpose="reset_password" />
         <p>Every session of your account is signed out when the new password is set.</p>
         <label>
@@ -29,7 +41,6 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
           </span>
         </label>
         <button type="submit">Set the password</button>
-      </form>
-    </>
+    </form>
   );
 }

@@ -22,17 +22,21 @@ export default async function VerifyEmailPage({ searchParams }: { searchParams: 
   return (
     <>
       <h1>Confirm your email address</h1>
-      <form method="post" action="/auth/verify-email" className="card stack">
-        <ErrorAlert message={pageMessage(query.error)} />
-        {isLinkError(query.error) ? (
+      {isLinkError(query.error) ? (
+        <div className="card stack">
+          <ErrorAlert message={pageMessage(query.error)} />
           <p>
             <Link href="/settings/email">Send a new link from Settings → Email</Link>
           </p>
-        ) : null}
-        <LinkTokenField purpose="verify_email" />
-        <p>Confirm that the address this link was mailed to is your account&apos;s.</p>
-        <button type="submit">Confirm my email address</button>
-      </form>
+        </div>
+      ) : (
+        <form method="post" action="/auth/verify-email" className="card stack">
+          <ErrorAlert message={pageMessage(query.error)} />
+          <LinkTokenField purpose="verify_email" />
+          <p>Confirm that the address this link was mailed to is your account&apos;s.</p>
+          <button type="submit">Confirm my email address</button>
+        </form>
+      )}
     </>
   );
 }

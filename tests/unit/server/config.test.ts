@@ -61,6 +61,7 @@ describe("parseConfig", () => {
       oauthClientIds: null,
       oidc: null,
       accounts: { selfSignUp: true, localPasswords: true },
+      email: null,
       passwordCost: "full",
     });
   });
@@ -103,6 +104,24 @@ describe("parseConfig", () => {
     expect(() => parseConfig(withKey({ ...provider, SIGN_UP: "invite" }))).toThrow("SIGN_UP=invite needs team invitations");
     expect(() => parseConfig(withKey({ SIGN_UP: "closed" }))).toThrow("SIGN_UP must be open or invite or off");
     expect(() => parseConfig(withKey({ LOCAL_PASSWORDS: "no" }))).toThrow("LOCAL_PASSWORDS must be on or off");
+  });
+
+  it("reads the mail server: SMTP_URL needs EMAIL_FROM, and EMAIL_FROM and EMAIL_VERIFICATION=required need SMTP_URL", () => {
+    expect(parseConfig(withKey({ SMTP_URL: "smtp://user:p%40ss@mail.example.com:587", EMAIL_FROM: "initlink <login@example.com>" })).email).toEqual({
+      smtpUrl: "smtp://user:p%40ss@mail.example.com:587",
+      from: "initlink <login@example.com>",
+      verificationRequired: false,
+    });
+    expect(parseConfig(withKey({ SMTP_URL: "smtps://mail.example.com", EMAIL_FROM: "login@example.com", EMAIL_VERIFICATION: "required" })).email?.verificationRequired).toBe(true);
+    expect(() => parseConfig(withKey({ SMTP_URL: "smtp://mail.example.com" }))).toThrow("SMTP_URL needs EMAIL_FROM");
+    expect(() => parseConfig(withKey({ EMAIL_FROM: "login@example.com" }))).toThrow("EMAIL_FROM set without SMTP_URL");
+    expect(() => parseConfig(withKey({ EMAIL_VERIFICATION: "required" }))).toThrow("EMAIL_VERIFICATION=required set without SMTP_URL");
+    for (const url of ["http://mail.example.com", "smtp://", "mail.example.com:587"]) {
+      expect(() => parseConfig(withKey({ SMTP_URL: url, EMAIL_FROM: "login@example.com" }))).toThrow("SMTP_URL must be an smtp:// or smtps:// URL");
+    }
+    for (const from of ["initlink", "a@b\nBcc: c@d", "<login@example.com", "x".repeat(200) + "@example.com"]) {
+      expect(() => parseConfig(withKey({ SMTP_URL: "smtp://mail.example.com", EMAIL_FROM: from }))).toThrow("EMAIL_FROM must be an address");
+    }
   });
 
   it("refuses the provider's other settings without OIDC_ISSUER", () => {
