@@ -44,6 +44,14 @@ const FORM_WRITES: Partial<Record<RouteName, { countedRefusals: readonly ErrorCo
   "GET /auth/oidc/callback": { countedRefusals: ["oidc_denied", "oidc_invalid_response", "oidc_unavailable", "oidc_no_email", "oidc_email_taken", "oidc_already_linked", "rate_limited"] },
   // A wrong current password counts as a failed sign-in would (lib/auth/password-check.ts).
   "POST /settings/password/change": { countedRefusals: ["wrong_password", "rate_limited"] },
+  // Each reset request counts against its address; a success queues mail that the outbox sends
+  // after the answer, whenever it gets to it.
+  "POST /auth/password-reset/request": { countedRefusals: ["rate_limited"], backgroundTables: ["OutboxEmail"] },
+  // A new password is hashed for every attempt past validation, so each counts as a sign-in would.
+  "POST /auth/password-reset": {
+    countedRefusals: ["email_link_invalid", "email_link_used", "email_link_voided", "email_link_expired", "rate_limited"],
+    backgroundTables: ["OutboxEmail"],
+  },
 };
 
 /**
