@@ -364,6 +364,9 @@ const envSchema = z.object({
   TEST_PROJECT_KEYS_FILE: testKeysFileSchema,
 });
 
+/** The settings read from the environment through envSchema (.env.example lists them, with HOSTNAME and DATABASE_URL read apart). */
+export const SETTING_NAMES = Object.keys(envSchema.shape);
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
