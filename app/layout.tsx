@@ -10,22 +10,27 @@ import { NavLink } from "./nav-link";
 import { SignInLinks } from "./sign-in-links";
 import "./globals.css";
 
-export const metadata: Metadata = {
-  title: { default: "initlink", template: "%s · initlink" },
-  description: "Hand a command-line client over to the browser and back, then link it to a project.",
-  referrer: "no-referrer",
-};
+/** The titles carry the platform's name (APP_NAME): "<page> · <name>". */
+export function generateMetadata(): Metadata {
+  const { name } = config().brand;
+  return {
+    title: { default: name, template: `%s · ${name}` },
+    description: "Hand a command-line client over to the browser and back, then link it to a project.",
+    referrer: "no-referrer",
+  };
+}
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const { user, duplicateCookie } = await pageSession();
+  const brand = config().brand;
   return (
     <html lang="en">
       <body>
         <header className="site">
-          <Link href="/" className="brand" aria-label="initlink">
-            {/* The favicon (app/icon.svg), decorative next to the name; a phone shows the icon alone, so the links keep one row. */}
-            <img src="/icon.svg" alt="" width={20} height={20} />
-            <span className="brand-name">initlink</span>
+          <Link href="/" className="brand" aria-label={brand.name}>
+            {/* The platform's logo (APP_LOGO) or the favicon (app/icon.svg), decorative next to the name; a phone shows the logo alone, so the links keep one row. */}
+            <img src={brand.logo ?? "/icon.svg"} alt="" width={20} height={20} />
+            <span className="brand-name">{brand.name}</span>
           </Link>
           {user ? (
             <>

@@ -1,9 +1,12 @@
+import { config } from "@/lib/config";
+
 export default function HomePage() {
+  const { name } = config().brand;
   return (
     <>
-      <h1>initlink</h1>
+      <h1>{name}</h1>
       <p>
-        initlink lets a command-line or API client hand you over to the browser to approve it, then links the
+        {name} lets a command-line or API client hand you over to the browser to approve it, then links the
         client to one of your projects.
       </p>
       <div className="card">

@@ -3,6 +3,7 @@
 // so that `npm start` (scripts/start.mjs) and server.mjs can check it before they migrate the
 // database or listen: a bad value stops them with its message. lib/config.ts parses it once for
 // the app, its type is this function's; `lib/` takes its settings from there and never reads process.env.
+import { readFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { availableParallelism } from "node:os";
 import { z } from "zod";
@@ -262,6 +263,32 @@ const emailFromSchema = z
     return text;
   });
 
+// The platform's logo on every page (APP_LOGO): an SVG, PNG or WebP file of this machine, read
+// once at start and put into the pages as a data: URL, so that nothing loads from another origin
+// and the pages' Content-Security-Policy stays as it is. Small, as every page carries it.
+const LOGO_TYPES = /** @type {const} */ ({ ".svg": "image/svg+xml", ".png": "image/png", ".webp": "image/webp" });
+const LOGO_MAX_BYTES = 32 * 1024;
+const appLogoSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const file = value?.trim() ?? "";
+    if (file === "") return null;
+    const extension = /** @type {keyof typeof LOGO_TYPES | undefined} */ (Object.keys(LOGO_TYPES).find((ending) => file.toLowerCase().endsWith(ending)));
+    /** @type {Buffer | null} */
+    let bytes = null;
+    try {
+      bytes = extension === undefined ? null : readFileSync(file);
+    } catch {
+      bytes = null;
+    }
+    if (extension === undefined || bytes === null || bytes.length === 0 || bytes.length > LOGO_MAX_BYTES) {
+      ctx.addIssue({ code: "custom", message: `APP_LOGO must be a readable .svg, .png or .webp file of this machine, at most ${LOGO_MAX_BYTES / 1024} KiB` });
+      return z.NEVER;
+    }
+    return `data:${LOGO_TYPES[extension]};base64,${bytes.toString("base64")}`;
+  });
+
 const HOUR_MS = 60 * 60 * 1000;
 const LIFETIME_CHOICE = /^([1-9]\d{0,4})([hd])$/;
 /** The longest access a person may choose: ten years, as ACCESS_TOKEN_LIFETIME_DAYS allows. */
@@ -304,6 +331,8 @@ export const LEGACY_PROXY_RANGES = ["127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12"
 
 const envSchema = z.object({
   APP_URL: appUrlSchema,
+  APP_NAME: plainTextFromEnv("APP_NAME", 40),
+  APP_LOGO: appLogoSchema,
   PORT: intFromEnv("PORT", 3000, 1, 65535),
   // 0: one worker process per core (server/worker-count.mjs).
   WEB_CONCURRENCY: intFromEnv("WEB_CONCURRENCY", 0, 1, 256),
@@ -486,6 +515,8 @@ export function parseConfig(env) {
   const waitingPerProcess = parsed.WAITING_PER_PROCESS || Math.max(100, (parsed.WORKER_HEAP_MB - 128) * 64);
   return {
     appUrl: parsed.APP_URL ?? `http://localhost:${parsed.PORT}`,
+    /** The name on every page, title and mail, and the logo (a data: URL) beside it, or the default mark (APP_NAME, APP_LOGO). */
+    brand: { name: parsed.APP_NAME ?? "initlink", logo: parsed.APP_LOGO },
     databaseUrl,
     port: parsed.PORT,
     /** The V8 heap limit (MiB) the primary gives each worker process (WORKER_HEAP_MB). */

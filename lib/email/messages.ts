@@ -14,8 +14,6 @@ export type OutboxRow = { id: string; kind: string; to: string; sealedToken: str
 /** A message to send, or why none is: its link was used or replaced before the mail left, or its event is gone. */
 export type Composed = { send: MailMessage } | { drop: string };
 
-const SERVICE = "initlink";
-
 const when = (at: Date) => at.toUTCString();
 const from = (address: string | null, userAgent: string | null) => [address ?? "an unknown address", userAgent === null ? null : `(${userAgent})`].filter(Boolean).join(" ");
 
@@ -26,14 +24,14 @@ export async function composeEmail(cfg: Config, prisma: Database, row: OutboxRow
   if (event === null) return { drop: "its activity event is gone" };
   const place = from(event.observedIp, event.observedUserAgent);
   const account = `${cfg.appUrl}/settings/sessions`;
-  const footer = `\n\nYou get this mail because it concerns your ${SERVICE} account at ${cfg.appUrl}. Your activity: ${cfg.appUrl}/activity`;
+  const footer = `\n\nYou get this mail because it concerns your ${cfg.brand.name} account at ${cfg.appUrl}. Your activity: ${cfg.appUrl}/activity`;
   switch (event.kind) {
     case "password_changed":
     case "password_reset":
       return {
         send: {
           to: row.to,
-          subject: `Your ${SERVICE} password was changed`,
+          subject: `Your ${cfg.brand.name} password was changed`,
           text: `The password of your account ${row.to} was ${event.kind === "password_reset" ? "reset through a link sent to this address" : "changed"} on ${when(event.occurredAt)}, from ${place}. Every other session was signed out.\n\nIf this was not you, set a new password at once: ${cfg.appUrl}/forgot-password, then check your passkeys (${cfg.appUrl}/settings/passkeys) and sessions (${account}).${footer}`,
         },
       };
@@ -41,7 +39,7 @@ export async function composeEmail(cfg: Config, prisma: Database, row: OutboxRow
       return {
         send: {
           to: row.to,
-          subject: `A passkey was added to your ${SERVICE} account`,
+          subject: `A passkey was added to your ${cfg.brand.name} account`,
           text: `A passkey named "${event.passkeyName ?? "unnamed"}" was added to your account ${row.to} on ${when(event.occurredAt)}${event.observedIp === null ? "" : `, from ${place}`}. It can sign in and confirm approvals.\n\nIf this was not you, remove it at ${cfg.appUrl}/settings/passkeys, change your password and sign out your other sessions (${account}).${footer}`,
         },
       };
@@ -49,7 +47,7 @@ export async function composeEmail(cfg: Config, prisma: Database, row: OutboxRow
       return {
         send: {
           to: row.to,
-          subject: `You reported an approval on ${SERVICE}`,
+          subject: `You reported an approval on ${cfg.brand.name}`,
           text: `On ${when(event.occurredAt)} you said an approval was not yours ("This wasn't me"): ${event.sender ?? "a client"}${event.senderDevice === null ? "" : ` on ${event.senderDevice}`}, for the project ${event.projectName ?? "(deleted)"}. Everything it gave was revoked.\n\nSomeone may know your password or hold one of your sessions: change your password, check your passkeys (${cfg.appUrl}/settings/passkeys) and sign out the sessions you do not know (${account}).${footer}`,
         },
       };
@@ -78,7 +76,7 @@ async function composeLinkEmail(cfg: Config, prisma: Database, row: OutboxRow, p
     return {
       send: {
         to: row.to,
-        subject: `Set a new password for ${SERVICE}`,
+        subject: `Set a new password for ${cfg.brand.name}`,
         text: `Someone, we hope you, asked to set a new password for the account ${row.to} at ${cfg.appUrl}.\n\nTo set one, open this link within ${lifetime}:\n\n${url}\n\nIt works once, and only the latest link sent works. Setting a new password signs out every session.\n\nIf you did not ask, ignore this mail: your password stays as it is.`,
       },
     };
@@ -86,7 +84,7 @@ async function composeLinkEmail(cfg: Config, prisma: Database, row: OutboxRow, p
   return {
     send: {
       to: row.to,
-      subject: `Confirm your email address for ${SERVICE}`,
+      subject: `Confirm your email address for ${cfg.brand.name}`,
       text: `Confirm that ${row.to} is the address of your account at ${cfg.appUrl} by opening this link within ${lifetime}:\n\n${url}\n\nIf you made no account there, ignore this mail.`,
     },
   };

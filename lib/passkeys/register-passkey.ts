@@ -20,7 +20,7 @@ import { limitRules, PASSKEYS_PER_ACCOUNT } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
 import { randomId } from "../secrets";
 import { issueChallenge, useAnsweredChallenge } from "./challenges";
-import { RP_NAME, relyingParty } from "./relying-party";
+import { relyingParty } from "./relying-party";
 import type { RegistrationProof } from "./schemas";
 import { stepUpSubject } from "./step-up";
 import { verifyAssertion } from "./verify-assertion";
@@ -72,7 +72,7 @@ export async function registrationOptions(cfg: Config, user: SessionUser, proof:
     await confirmHolder(cfg, user, existing.length > 0, proof, origin);
     const challenge = await issueChallenge({ purpose: "register", userId: user.id, subject: null });
     return generateRegistrationOptions({
-      rpName: RP_NAME,
+      rpName: relyingParty(cfg).name,
       rpID: relyingParty(cfg).id,
       userName: user.email,
       // The account's id, not its email: the authenticator keeps it as the passkey's user handle.

@@ -4,10 +4,9 @@ import type { Config } from "../config";
 // clientDataJSON must carry, and its host as the RP ID the credential is scoped to. A browser
 // refuses an IP address as RP ID: passkeys need APP_URL with a host name (localhost included).
 
-export const RP_NAME = "initlink";
-
-export type RelyingParty = { id: string; origin: string };
+/** `name`: what the authenticator shows the person, the platform's name (APP_NAME). */
+export type RelyingParty = { id: string; origin: string; name: string };
 
 export function relyingParty(cfg: Config): RelyingParty {
-  return { id: new URL(cfg.appUrl).hostname, origin: cfg.appUrl };
+  return { id: new URL(cfg.appUrl).hostname, origin: cfg.appUrl, name: cfg.brand.name };
 }

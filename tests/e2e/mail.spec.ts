@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { MAIL_PORT, scratchDatabase } from "../../playwright.config";
 import { linkToken, startTestSmtpServer, type TestMailbox } from "../helpers/smtp";
@@ -7,10 +8,12 @@ import { newEmail, PASSWORD } from "./flow";
 import { startOwnServer, type OwnServer } from "./own-server";
 
 // Mail in Chromium: a server of the spec's own sends through a real SMTP server the spec starts
-// (smtp-server); the person opens the delivered links as they would from their mail client.
+// (smtp-server); the person opens the delivered links as they would from their mail client. The
+// server carries a platform's brand (APP_NAME, APP_LOGO), which its pages and mails show.
 
 const SERVER = `http://127.0.0.1:${MAIL_PORT}`;
 const NEW_PASSWORD = "a brand new passphrase";
+const LOGO = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 20"><circle cx="10" cy="10" r="9" fill="#c0392b"/></svg>';
 
 let mailbox: TestMailbox;
 let server: OwnServer;
@@ -20,7 +23,11 @@ test.describe.configure({ mode: "default" });
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   mailbox = await startTestSmtpServer();
+  mkdirSync(".cache/e2e", { recursive: true });
+  writeFileSync(".cache/e2e/acme-logo.svg", LOGO);
   server = await startOwnServer(MAIL_PORT, {
+    APP_NAME: "Acme Login",
+    APP_LOGO: ".cache/e2e/acme-logo.svg",
     APP_URL: SERVER,
     DATABASE_URL: scratchDatabase("mail"),
     MASTER_KEY: randomBytes(32).toString("base64"),
@@ -58,7 +65,11 @@ test("a new account confirms its email through the mailed link", async ({ page }
   await page.goto(`${SERVER}/settings/email`);
   await expect(page.getByText("Not confirmed yet.")).toBeVisible();
   await expectNoViolations(page);
-  const link = await mailedLink(email, "Confirm your email address");
+  // The platform's brand: its name in the header and the title, its logo beside it.
+  await expect(page.getByRole("link", { name: "Acme Login", exact: true })).toBeVisible();
+  await expect(page).toHaveTitle("Email · Acme Login");
+  await expect(page.locator("header img")).toHaveAttribute("src", `data:image/svg+xml;base64,${Buffer.from(LOGO).toString("base64")}`);
+  const link = await mailedLink(email, "Confirm your email address for Acme Login");
   await page.goto(link);
   // The token leaves the address bar before anything is sent.
   await expect(page).toHaveURL(`${SERVER}/verify-email`);
@@ -96,7 +107,7 @@ test("a forgotten password is set again through the mailed link, which then no l
   // The first browser's session ended with the reset.
   await page.reload();
   await expect(page.getByRole("link", { name: "Sign in" }).first()).toBeVisible();
-  const notice = await mailbox.next(email, "Your initlink password was changed", 30_000);
+  const notice = await mailbox.next(email, "Your Acme Login password was changed", 30_000);
   expect(notice.text).toContain("reset through a link sent to this address");
 
   await elsewhere.goto(link);

@@ -1,4 +1,6 @@
-import { availableParallelism } from "node:os";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "@/lib/config";
 import { configWarnings, LEGACY_PROXY_RANGES } from "@/server/config.mjs";
@@ -11,6 +13,7 @@ describe("parseConfig", () => {
   it("has documented defaults", () => {
     expect(parseConfig({ MASTER_KEY })).toEqual({
       appUrl: "http://localhost:3000",
+      brand: { name: "initlink", logo: null },
       databaseUrl: "file:./data/initlink.db",
       port: 3000,
       initIntervalMs: 5000,
@@ -104,6 +107,22 @@ describe("parseConfig", () => {
     expect(() => parseConfig(withKey({ ...provider, SIGN_UP: "invite" }))).toThrow("SIGN_UP=invite needs team invitations");
     expect(() => parseConfig(withKey({ SIGN_UP: "closed" }))).toThrow("SIGN_UP must be open or invite or off");
     expect(() => parseConfig(withKey({ LOCAL_PASSWORDS: "no" }))).toThrow("LOCAL_PASSWORDS must be on or off");
+  });
+
+  it("reads the platform's name and logo: a small SVG, PNG or WebP file, as a data: URL", () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "initlink-logo-"));
+    const logo = path.join(folder, "logo.svg");
+    writeFileSync(logo, '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    expect(parseConfig(withKey({ APP_NAME: "Acme Login", APP_LOGO: logo })).brand).toEqual({
+      name: "Acme Login",
+      logo: `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>').toString("base64")}`,
+    });
+    const big = path.join(folder, "big.png");
+    writeFileSync(big, Buffer.alloc(33 * 1024));
+    for (const file of [path.join(folder, "missing.svg"), path.join(folder, "logo.gif"), big]) {
+      expect(() => parseConfig(withKey({ APP_LOGO: file }))).toThrow("APP_LOGO must be a readable .svg, .png or .webp file");
+    }
+    expect(() => parseConfig(withKey({ APP_NAME: "x".repeat(41) }))).toThrow("APP_NAME must be at most 40 characters");
   });
 
   it("reads the mail server: SMTP_URL needs EMAIL_FROM, and EMAIL_FROM and EMAIL_VERIFICATION=required need SMTP_URL", () => {
