@@ -47,6 +47,7 @@ export async function AuthPage({ mode, searchParams }: { mode: Mode; searchParam
     <>
       <h1>{AUTH_TITLES[mode]}</h1>
       <DoneNotice message={mode === "signin" && query.reset === "1" ? "Your new password is set, and every session was signed out. Sign in with it." : null} />
+      {safeReturnTo(query.returnTo).startsWith("/device") ? <p className="muted">Sign in, then type the code your terminal shows.</p> : null}
       {provider === null ? (
         <ErrorAlert message={providerError} />
       ) : (

@@ -36,7 +36,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <>
               <nav aria-label="Main">
                 <NavLink href="/projects">Projects</NavLink>
-                <NavLink href="/settings/tokens">Access tokens</NavLink>
+                <NavLink href="/settings/tokens" section="/settings">
+                  Settings
+                </NavLink>
                 <NavLink href="/activity">Activity</NavLink>
               </nav>
               {/* Who is signed in, at every width: on a phone this is the header's second row. */}

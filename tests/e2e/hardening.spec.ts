@@ -67,7 +67,7 @@ test("pages carry a strict, per-request CSP that the app's own scripts satisfy",
 
   // A whole approval with client-side code running (live status, navigation): nothing blocked.
   await approveAsNewPerson(page, await createInit(request));
-  await page.getByRole("link", { name: "Access tokens", exact: true }).click();
+  await page.getByRole("link", { name: "Settings", exact: true }).click();
   await page.getByLabel("Token name").fill("csp check");
   await page.getByRole("button", { name: "Create token" }).click();
   await expect(page.getByLabel("New access token")).toHaveValue(/^ilat_/);

@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Browser } from "@playwright/test";
 import { SHORT_URL } from "../../playwright.config";
 import { newEmail, PASSWORD, signUpFromInitPage, STARTED_IT } from "./flow";
+import { expectNoViolations } from "./axe";
 
 async function createInit(request: APIRequestContext, baseURL: string, data: Record<string, string | boolean>, headers: Record<string, string> = {}) {
   const response = await request.post(`${baseURL}/api/init`, { data, headers });
@@ -19,9 +20,22 @@ async function anotherAccountOn(browser: Browser, url: string) {
   return other;
 }
 
-test("the home page loads", async ({ page }) => {
+test("the home page: signed out, what this is and the way to a code; signed in, the projects and Enter a code", async ({ page }) => {
   await page.goto("/");
-  await expect(page.getByRole("heading", { name: "initlink" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Log in your command-line tools through the browser", level: 1 })).toBeVisible();
+  await expectNoViolations(page);
+  await page.getByRole("link", { name: "Sign in to enter a code" }).click();
+  await expect(page.getByText("Sign in, then type the code your terminal shows.")).toBeVisible();
+  await page.goto("/");
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await page.getByLabel("Email").fill(newEmail());
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Your projects", level: 1 })).toBeVisible();
+  await expect(page.getByText("No projects yet.")).toBeVisible();
+  await expectNoViolations(page);
+  await page.getByRole("link", { name: "Enter a code" }).click();
+  await expect(page.getByRole("heading", { name: "Enter a code", level: 1 })).toBeVisible();
 });
 
 test("the init page shows what the client reported and where the request came from", async ({ page, request, baseURL }) => {

@@ -68,6 +68,8 @@ test("a new account confirms its email through the mailed link", async ({ page }
   // The platform's brand: its name in the header and the title, its logo beside it.
   await expect(page.getByRole("link", { name: "Acme Login", exact: true })).toBeVisible();
   await expect(page).toHaveTitle("Email · Acme Login");
+  // Every settings page is under the header's Settings.
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" })).toHaveAttribute("aria-current", "true");
   await expect(page.locator("header img")).toHaveAttribute("src", `data:image/svg+xml;base64,${Buffer.from(LOGO).toString("base64")}`);
   const link = await mailedLink(email, "Confirm your email address for Acme Login");
   await page.goto(link);

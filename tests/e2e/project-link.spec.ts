@@ -80,7 +80,7 @@ test("a person makes an access token on the settings page, a client links with i
   const init = await createInit(request);
   await approveAsNewPerson(page, init, "Build cache");
 
-  await page.getByRole("link", { name: "Access tokens", exact: true }).click();
+  await page.getByRole("link", { name: "Settings", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Access tokens" })).toBeVisible();
   await page.getByLabel("Token name").fill("ci runner <script>alert(1)</script>");
   await page.getByLabel("Projects").selectOption({ label: "Build cache" });
