@@ -84,7 +84,10 @@ export function ProximityWarning({
       {showsCode ? (
         <p>Started it yourself elsewhere (a server, a VPN)? Type the code your terminal shows, never one sent to you.</p>
       ) : (
-        <p>This application shows no code, so it cannot be approved from here. If you started it, open this link on the network where you ran it.</p>
+        <p>
+          This application shows no code, so it cannot be approved from here. If you started it, open this link on the network where you ran it, or
+          start again with an application that shows a code.
+        </p>
       )}
     </section>
   );
