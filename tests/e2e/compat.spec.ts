@@ -69,7 +69,7 @@ test("an existing client: init with sender_ip Unknown, approval into an existing
   expect(await waiting.json()).toMatchObject({ success: false, code: "link_approval_pending" });
 
   await page.goto(`${COMPAT_URL}/projects/${projectId}/link/${iv}?metadata=${encodeURIComponent(METADATA)}`);
-  await expect(page.getByRole("heading", { name: "An application asks to connect to a project" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "An application asks for access" })).toBeVisible();
   const asking = page.getByRole("region", { name: "Who is asking" });
   await expect(asking).toContainText("build-box");
   await expect(asking).toContainText("Unknown");

@@ -24,7 +24,7 @@ import { FingerprintPending } from "../../key-pending";
 
 export const metadata: Metadata = { title: "Approve a connection", referrer: "no-referrer" };
 
-const ASKING = "An application asks to connect to a project";
+const ASKING = "An application asks for access";
 
 /** The heading by state, and, once decided, the outcome banner's look and words (the init page's layout). */
 const OUTCOMES: Record<Exclude<LinkApprovalView["state"], "waiting" | "not_asked">, { heading: string; outcome: Outcome; text: string }> = {
