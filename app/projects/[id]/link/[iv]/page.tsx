@@ -34,7 +34,7 @@ const OUTCOMES: Record<Exclude<LinkApprovalView["state"], "waiting" | "not_asked
   expired: {
     heading: "Approval expired",
     outcome: "expired",
-    text: "Your approval expired before the application came back for it. Start again in your terminal, and decide while it waits.",
+    text: "Your approval expired before the application came back for it. You can decide again while it asks.",
   },
 };
 
