@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { isNearby, type Proximity } from "@/lib/init/proximity";
 import { addressKind, type AddressKind } from "@/lib/ip-address";
 
@@ -14,12 +15,14 @@ const KIND_LABELS: Record<AddressKind, string> = {
   special: "special-purpose",
 };
 
-export function ReportedAddress({ address, flagged }: { address: string | null; flagged: boolean }) {
-  if (address === null) return <span className="muted">not reported</span>;
+export function ReportedAddress({ address, flagged, short = false }: { address: string | null; flagged: boolean; short?: boolean }) {
+  if (address === null) return <span className="muted">{short ? "no address" : "not reported"}</span>;
   const kind = addressKind(address);
+  // Short: where the fact's wording already says the client reported it (the approval pages' "reports …").
+  const said = short ? "" : ", reported by the application";
   return (
     <>
-      {address} <span className="muted">({kind === null ? "not an address" : KIND_LABELS[kind]}, reported by the client)</span>
+      {address} <span className="muted">({kind === null ? "not an address" : KIND_LABELS[kind]}{said})</span>
       {flagged ? <strong className="flag"> Not where the request came from.</strong> : null}
     </>
   );
@@ -35,47 +38,14 @@ export function ObservedAddress({ address, proximity }: { address: string | null
   );
 }
 
-/**
- * Where the request came from against where this browser is, both as the service saw them
- * (lib/init/proximity.ts): from the same network, nothing here (ObservedAddress says it quietly);
- * otherwise a warning naming both addresses, what a phisher's link looks like, and what Approve
- * then needs. The init page and the browser-approved link's page show it alike.
- */
-export function ProximityNotice({
-  proximity,
-  clientAddress,
-  browserAddress,
-  showsCode,
-}: {
-  proximity: Proximity;
-  clientAddress: string | null;
-  browserAddress: string | null;
-  /** False: the client shows no code, and Approve is not offered from elsewhere. */
-  showsCode: boolean;
-}) {
-  if (isNearby(proximity)) return null;
-  const unknown = "an address the service could not see";
+/** The approval pages' one address fact: where the request came from, then, on a line of its own, what the application reports. */
+export function AddressFact({ observed, reported }: { observed: ReactNode; reported: ReactNode }) {
   return (
-    <section className="card warning-card stack" aria-labelledby="proximity-heading">
-      <h2 id="proximity-heading">This request did not come from your network</h2>
-      <p>
-        The client&apos;s request came from <strong>{clientAddress ?? unknown}</strong>, and this browser is at <strong>{browserAddress ?? unknown}</strong>.
-      </p>
-      <p>
-        This is what a phishing link looks like: someone starts a login on their own machine and sends you its link, often with a message asking you to
-        confirm or verify something, and sometimes with its code. Approving it gives them access to your project.
-      </p>
-      {!showsCode ? (
-        <p className="warning">
-          This client shows no code, so nothing here can show that you started it, and it cannot be approved from here. If you did, open this link in
-          a browser on the network of the machine where you ran the command, or start again with a client that shows a code. If you did not, deny it.
-        </p>
-      ) : (
-        <p className="warning">
-          If you started it yourself on another machine (a remote server, a VPN), type the code your terminal shows. Never type a code someone sent
-          you.
-        </p>
-      )}
-    </section>
+    <>
+      {observed}
+      <span className="reported-line">
+        <span className="muted">reports</span> {reported}
+      </span>
+    </>
   );
 }

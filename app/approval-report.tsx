@@ -10,9 +10,22 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
  * Report in two steps, as a revocation: the summary opens a confirmation that says what stops
  * working, and only its button posts. `describedBy` names the approval, for screen readers.
  */
-export function ReportControl({ initId, from, describedBy, label = "This wasn’t me…" }: { initId: string; from: ReportReturn; describedBy: string; label?: string }) {
+export function ReportControl({
+  initId,
+  from,
+  describedBy,
+  label = "This wasn’t me…",
+  quiet = false,
+}: {
+  initId: string;
+  from: ReportReturn;
+  describedBy: string;
+  label?: string;
+  /** Drawn as a plain link until opened (Undo right after approving: there, not a warning). */
+  quiet?: boolean;
+}) {
   return (
-    <details className="confirm">
+    <details className={quiet ? "confirm quiet" : "confirm"}>
       <summary aria-describedby={describedBy}>{label}</summary>
       <form method="post" action={`/activity/approvals/${encodeURIComponent(initId)}/report`} className="stack">
         <input type="hidden" name="from" value={from} />

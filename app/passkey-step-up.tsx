@@ -8,7 +8,7 @@ import { PasskeyField } from "./passkey-field";
 export function PasskeyStepUp({ approval }: { approval: StepUpRequest["for"] }) {
   return (
     <>
-      <p>Your approvals need a passkey: when you approve, your browser asks for one of your passkeys. It confirms this approval only, and only on this site.</p>
+      <p>Your approvals need a passkey: Approve asks for one of yours, to confirm this approval only, on this site only.</p>
       <PasskeyField name="passkey_assertion" ceremony={{ kind: "step_up", for: approval }} failure="Not approved: your passkey did not confirm it." />
     </>
   );

@@ -299,7 +299,7 @@ test("the init page, pending, signed in: Approve on a phone's first screen", asy
     person: approver,
     shot: "init-pending",
     after: async (page, mode) => {
-      await expect(page.getByRole("heading", { level: 1 })).toHaveText("A client asks to be linked");
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("An application asks for access");
       if (!isPhone(mode)) return;
       // Approve is on the first screen: the person never scrolls past the whole request to find it.
       const approve = await page.getByRole("button", { name: "Approve" }).boundingBox();
@@ -319,7 +319,7 @@ test("the init page, pending, from another network", async ({ browser, request }
     person: approver,
     shot: "init-pending-elsewhere",
     after: async (page) => {
-      await expect(page.getByRole("region", { name: "This request did not come from your network" })).toBeVisible();
+      await expect(page.getByRole("region", { name: "Not from your network" })).toBeVisible();
     },
   });
 });
@@ -468,7 +468,7 @@ test("the link approval page of an existing client (LEGACY_LINK_APPROVAL), waiti
     person: owner,
     shot: "link-approval",
     prepare: async (page) => {
-      await expect(page.getByRole("region", { name: "Project" })).toContainText("SHA256:", { timeout: 30_000 });
+      await expect(page.getByRole("region", { name: "Who is asking" })).toContainText("SHA256:", { timeout: 30_000 });
     },
   });
 });

@@ -47,7 +47,7 @@ test("Approve needs the code confirmed, and Deny denies", async ({ page, request
   await signUpFromInitPage(page, newEmail());
   await page.getByRole("button", { name: "Approve" }).click();
   // The unchecked, required confirmation keeps the form from being sent.
-  await expect(page.getByRole("heading", { name: "Approve" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Your decision" })).toBeVisible();
   expect((await status(request, init)).status).toBe("pending");
   await page.getByRole("button", { name: "Deny" }).click();
   await expect(page.getByRole("heading", { name: "Denied" })).toBeVisible();
@@ -85,7 +85,7 @@ test("two tabs of one browser both show an approval made in a third, without a r
   const streams = [page, second].map((tab) => tab.waitForResponse((response) => response.url().endsWith(`/api/init/${init.id}/events`)));
   await Promise.all([page.reload(), second.reload()]);
   for (const stream of await Promise.all(streams)) expect(stream.headers()["content-type"]).toContain("text/event-stream");
-  for (const tab of [page, second]) await expect(tab.getByRole("status")).toContainText("Waiting for approval");
+  for (const tab of [page, second]) await expect(tab.getByRole("status")).toContainText("Waiting for your decision");
   await approveInNewTab(context, init);
   for (const tab of [page, second]) {
     await expect(tab.getByRole("status")).toContainText("Approved");

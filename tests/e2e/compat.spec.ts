@@ -51,7 +51,7 @@ test("an existing client: init with sender_ip Unknown, approval into an existing
   const facts = page.getByRole("region", { name: "Who is asking" });
   await expect(facts).toContainText("Unknown");
   await expect(facts).toContainText("linux");
-  await expect(facts).toContainText("Unknown (not an address, reported by the client)");
+  await expect(facts).toContainText("reports Unknown (not an address)");
   await expect(facts).not.toContainText("Not where the request came from");
   await page.screenshot({ path: "test-results/screenshots/compat-init-unknown-ip.png", fullPage: true });
   await approveInit(page, init, { name: "Existing vault", existing: true });
@@ -69,19 +69,19 @@ test("an existing client: init with sender_ip Unknown, approval into an existing
   expect(await waiting.json()).toMatchObject({ success: false, code: "link_approval_pending" });
 
   await page.goto(`${COMPAT_URL}/projects/${projectId}/link/${iv}?metadata=${encodeURIComponent(METADATA)}`);
-  await expect(page.getByRole("heading", { name: "A client asks to be linked" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "An application asks for access" })).toBeVisible();
   const asking = page.getByRole("region", { name: "Who is asking" });
   await expect(asking).toContainText("build-box");
   await expect(asking).toContainText("Unknown");
   await expect(asking).toContainText("127.0.0.1");
   await expect(asking).toContainText("envsync-cli/1.4.2 (e2e)");
-  const project = page.getByRole("region", { name: "Project" });
+  const project = asking;
   await expect(project).toContainText("Existing vault");
   // The key pair may still be generating on a loaded machine; the page updates by itself.
   await expect(project).toContainText("SHA256:", { timeout: 30_000 });
   await page.screenshot({ path: "test-results/screenshots/compat-link-approval.png", fullPage: true });
   await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByRole("status")).toContainText("Approved");
+  await expect(page.getByRole("status")).toContainText("Request approved");
 
   const linked = await ask(request, COMPAT_URL, projectId, iv);
   expect(linked.status()).toBe(200);
@@ -110,7 +110,7 @@ test("a denied link request and an expired approval are never given", async ({ p
   expect((await ask(request, COMPAT_URL, init.id, denied)).status()).toBe(202);
   await page.goto(`${COMPAT_URL}/projects/${init.id}/link/${denied}?metadata=${encodeURIComponent(METADATA)}`);
   await page.getByRole("button", { name: "Deny" }).click();
-  await expect(page.getByRole("status")).toContainText("Denied");
+  await expect(page.getByRole("status")).toContainText("Request denied");
   const refused = await ask(request, COMPAT_URL, init.id, denied);
   expect(refused.status()).toBe(403);
   expect(await refused.json()).toMatchObject({ success: false, code: "link_denied" });
@@ -119,7 +119,7 @@ test("a denied link request and an expired approval are never given", async ({ p
   expect((await ask(request, COMPAT_URL, init.id, late)).status()).toBe(202);
   await page.goto(`${COMPAT_URL}/projects/${init.id}/link/${late}`);
   await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page.getByRole("status")).toContainText("Approved");
+  await expect(page.getByRole("status")).toContainText("Request approved");
   // The client does not come back within the approval's 10 s.
   await expect(async () => {
     await page.reload();
@@ -138,7 +138,7 @@ test("a link no client asks for cannot be approved, and an unknown project answe
   await approveInit(page, init, { name: "Crafted", existing: false });
   const iv = newIv();
   await page.goto(`${COMPAT_URL}/projects/${init.id}/link/${iv}?metadata=${encodeURIComponent(METADATA)}`);
-  await expect(page.getByRole("status")).toContainText("No client is asking for this link right now");
+  await expect(page.getByRole("status")).toContainText("No application is asking right now");
   await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await page.screenshot({ path: "test-results/screenshots/compat-link-not-asked.png", fullPage: true });
   // The form sent by hand, as a crafted page would: refused, and the client later gets nothing.

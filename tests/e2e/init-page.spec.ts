@@ -44,23 +44,23 @@ test("the init page shows what the client reported and where the request came fr
   expect(init.redirect_url).toBe(`${baseURL}/init/${init.id}`);
   await page.goto(init.redirect_url);
   await signUpFromInitPage(page, newEmail());
-  await expect(page.getByRole("heading", { name: "A client asks to be linked" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "An application asks for access" })).toBeVisible();
   const facts = page.getByRole("region", { name: "Who is asking" });
   await expect(facts).toContainText("@acme/cli");
   await expect(facts).toContainText("build box");
   await expect(facts).toContainText("linux");
   // The client's own address report is labelled as such; a public address other than the observed one is flagged.
-  await expect(facts).toContainText("8.8.8.8 (public, reported by the client) Not where the request came from.");
+  await expect(facts).toContainText("reports 8.8.8.8 (public) Not where the request came from.");
   await expect(facts).toContainText("127.0.0.1");
   await expect(facts).not.toContainText("203.0.113.66");
   // The browser is where the client is (both 127.0.0.1): a quiet word, and Approve as always.
   await expect(facts).toContainText("127.0.0.1 (from your network)");
-  await expect(page.getByRole("region", { name: "This request did not come from your network" })).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Not from your network" })).toHaveCount(0);
   // The access lifetime, ACCESS_TOKEN_LIFETIME_DAYS preselected.
   const lifetime = page.getByLabel("Access for");
   await expect(lifetime.getByRole("option")).toHaveText(["1 hour", "1 day", "30 days", "90 days"]);
   await expect(lifetime).toHaveValue("90d");
-  await expect(page.getByRole("status")).toContainText("Waiting for approval");
+  await expect(page.getByRole("status")).toContainText("Waiting for your decision");
   // This client sent no user_code_shown: the page asks about no code it may never have shown, but
   // whether the person started this, naming what and when.
   await expect(page.getByLabel(STARTED_IT)).toBeVisible();
@@ -81,10 +81,10 @@ test("markup in what the client reported is shown as text, never run", async ({ 
 // is pending (it may decide), and once decided to the account that decided only.
 test("the client's device and addresses: never to a signed-out visitor, after a decision only to the account that decided", async ({ page, browser, request, baseURL }) => {
   const init = await createInit(request, baseURL!, { sender: "@acme/cli", sender_device: "device-of-ana", sender_os: "os-of-ana", sender_ip: "192.0.2.77" });
-  const details = ["device-of-ana", "os-of-ana", "192.0.2.77", "Request came from"];
+  const details = ["device-of-ana", "os-of-ana", "192.0.2.77", "Address"];
   const signedOut = async () => (await request.get(init.redirect_url)).text();
   const pending = await signedOut();
-  expect(pending).toContain("A client asks to be linked");
+  expect(pending).toContain("An application asks for access");
   expect(pending).toContain("@acme/cli");
   for (const detail of details) expect(pending, detail).not.toContain(detail);
 
@@ -94,11 +94,11 @@ test("the client's device and addresses: never to a signed-out visitor, after a 
   for (const detail of details) await expect(asking).toContainText(detail);
   await page.getByRole("button", { name: "Deny" }).click();
   await expect(page.getByRole("heading", { name: "Request denied" })).toBeVisible();
-  await expect(page.getByText("This request was denied by you.")).toBeVisible();
+  await expect(page.getByText("You denied it: the application got no access.")).toBeVisible();
   await expect(page.getByRole("region", { name: "Who asked" })).toContainText("device-of-ana");
 
   const other = await anotherAccountOn(browser, `${baseURL}/init/${init.id}`);
-  await expect(other.getByText("This request was denied by another account.")).toBeVisible();
+  await expect(other.getByText("Another account denied it: the application got no access.")).toBeVisible();
   const seenByOther = await other.content();
   await other.close();
   const denied = await signedOut();
@@ -118,7 +118,7 @@ test("an unknown init id gets a 404 page", async ({ page }) => {
 test("the page follows the status without a reload: it turns expired when the init expires", async ({ page, request }) => {
   const init = await createInit(request, SHORT_URL, { sender: "@acme/cli" });
   await page.goto(init.redirect_url);
-  await expect(page.getByRole("status")).toContainText("Waiting for approval");
+  await expect(page.getByRole("status")).toContainText("Waiting for your decision");
   await expect(page.getByRole("status")).toContainText("Expired", { timeout: 20_000 });
   await page.screenshot({ path: "test-results/screenshots/init-expired.png", fullPage: true });
 });
@@ -140,10 +140,10 @@ test("an init whose client prints the code needs it typed, never filled in from 
   await page.getByLabel("Code shown in your terminal").fill(init.user_code.toLowerCase());
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("heading", { name: "Approved" })).toBeVisible();
-  await expect(page.getByText("This request has been approved by you.")).toBeVisible();
+  await expect(page.getByText("You approved it: the application now has access to your project")).toBeVisible();
   // Another account opening the same page learns only that someone else approved it.
   const other = await anotherAccountOn(browser, `${baseURL}/init/${init.id}`);
-  await expect(other.getByText("This request has been approved by another account.")).toBeVisible();
+  await expect(other.getByText("Another account approved it.")).toBeVisible();
   await expect(other.getByText("Undo…")).toHaveCount(0);
   await other.close();
   // The approver may undo it for a few minutes; the client, which has collected nothing, never will.
@@ -185,7 +185,7 @@ test("past the hour's new projects, the page explains and approves into an exist
   await expect(page.getByRole("alert").filter({ hasText: "new projects" })).toHaveText(
     "You (or your network) made as many new projects this hour as allowed. Approve this request into one of your projects below, or make a new one later.",
   );
-  await expect(page.getByRole("heading", { name: "A client asks to be linked" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "An application asks for access" })).toBeVisible();
   // The person's projects come first now; the newest is chosen.
   await expect(page.getByRole("radio", { name: "a new project named" })).not.toBeChecked();
   await expect(page.getByRole("radio", { name: "Project 8" })).toBeChecked();

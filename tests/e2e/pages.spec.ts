@@ -39,7 +39,7 @@ test("the app serves a favicon that every page names", async ({ page, request })
 test("the init page's heading says the state and follows it live: expired", async ({ page, request }) => {
   const init = await createInit(over(request, SHORT_URL), { sender: "@acme/cli" });
   await page.goto(init.redirect_url);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("A client asks to be linked");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("An application asks for access");
   // SHORT_URL's inits live 10 s; the page changes without a reload.
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Request expired", { timeout: 20_000 });
   await expect(page).toHaveTitle(/Request expired/);
@@ -54,7 +54,7 @@ test("the init page's heading follows a decision made in another tab: approved, 
 
   const approved = await createInitOnMain(request);
   await watching.goto(approved.redirect_url);
-  await expect(watching.getByRole("heading", { level: 1 })).toHaveText("A client asks to be linked");
+  await expect(watching.getByRole("heading", { level: 1 })).toHaveText("An application asks for access");
   expect(await approvedIntoNewProject(send, MAIN_URL, person.cookie, approved.id, "Live")).toBe(true);
   await expect(watching.getByRole("heading", { level: 1 })).toHaveText("Request approved");
 
@@ -80,7 +80,7 @@ test("the header's Sign in and Sign up lead back to the page the person was on",
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(init.redirect_url);
-  await expect(page.getByRole("heading", { name: "Approve" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Your decision" })).toBeVisible();
 });
 
 test("a refused sign-in keeps the email (never in the URL) and says which fields", async ({ page, request }) => {

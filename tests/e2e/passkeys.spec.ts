@@ -99,7 +99,7 @@ test("with approvals needing a passkey, Approve asks for one; without it the app
   await page.getByLabel(STARTED_IT).check();
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "Not approved: your passkey did not confirm it." })).toBeVisible();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("A client asks to be linked");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("An application asks for access");
 
   // Verified: the assertion made for this init approves it.
   await authenticator.passVerification();

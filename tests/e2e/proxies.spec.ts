@@ -91,11 +91,11 @@ test("behind the trusted proxy the address is the one it saw, port and all, not 
   const asViewer = { cookie: viewer.cookie };
   const init = await createInit(from("127.0.0.3", "proxy"), { sender: "@acme/cli" }, { "x-forwarded-for": "6.6.6.6" });
   const page = await from("127.0.0.4")("GET", `/init/${init.id}`, undefined, asViewer);
-  expect(page.text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
+  expect(page.text).toMatch(/Address<\/dt><dd>127\.0\.0\.3</);
   // Proximity: the viewer (127.0.0.4) is on the network the client came from (127.0.0.3), as the proxy said.
   expect(page.text).toContain("(from your network)");
   const forged = await createInit(from("127.0.0.3"), { sender: "@acme/cli" }, { "x-forwarded-for": "6.6.6.6" });
-  expect((await from("127.0.0.4")("GET", `/init/${forged.id}`, undefined, asViewer)).text).toMatch(/Request came from<\/dt><dd>127\.0\.0\.3</);
+  expect((await from("127.0.0.4")("GET", `/init/${forged.id}`, undefined, asViewer)).text).toMatch(/Address<\/dt><dd>127\.0\.0\.3</);
 });
 
 // Proximity, from loopback addresses of two networks: 127.0.9.0/24 is not the
@@ -105,22 +105,22 @@ test("from another network the page warns naming both addresses: no Approve for 
   const noCode = await createInit(elsewhere, { sender: "envsync-cli", sender_ip: "192.168.1.20" });
   await page.goto(noCode.redirect_url);
   await signUpFromInitPage(page, newEmail());
-  const warning = page.getByRole("region", { name: "This request did not come from your network" });
-  await expect(warning).toContainText("came from 127.0.9.3, and this browser is at 127.0.0.1");
-  await expect(warning).toContainText("This is what a phishing link looks like");
+  const warning = page.getByRole("region", { name: "Not from your network" });
+  await expect(warning).toContainText("came from 127.0.9.3, this browser is at 127.0.0.1");
+  await expect(warning).toContainText("is phishing: deny it");
   await expect(warning).toContainText("cannot be approved from here");
   await expect(page.getByRole("button", { name: "Approve" })).toHaveCount(0);
   await expect(page.getByRole("checkbox")).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Deny" })).toBeVisible();
   // The client's private address is labelled as such, not flagged.
   const facts = page.getByRole("region", { name: "Who is asking" });
-  await expect(facts).toContainText("192.168.1.20 (private, reported by the client)");
+  await expect(facts).toContainText("reports 192.168.1.20 (private)");
   await expect(facts.locator(".flag")).toHaveCount(0);
   await page.screenshot({ path: "test-results/screenshots/init-elsewhere-no-code.png", fullPage: true });
 
   const shown = await createInit(elsewhere, { sender: "@acme/cli", user_code_shown: true });
   await page.goto(shown.redirect_url);
-  await expect(page.getByRole("region", { name: "This request did not come from your network" })).toContainText("type the code your terminal shows");
+  await expect(page.getByRole("region", { name: "Not from your network" })).toContainText("Type the code your terminal shows, never one sent to you");
   await expect(page.getByRole("checkbox")).toHaveCount(0);
   await page.getByLabel("Code shown in your terminal").fill(shown.user_code);
   await page.getByLabel("Access for").selectOption("1d");
@@ -197,7 +197,7 @@ test("a signed-out init page whose event stream fails stops following, never pol
   const stream = page.waitForResponse((response) => response.url().endsWith(`/api/init/${init.id}/events`));
   await page.getByRole("button", { name: "Reload" }).click();
   expect((await stream).headers()["content-type"]).toContain("text/event-stream");
-  await expect(page.getByRole("status")).toContainText("Waiting for approval");
+  await expect(page.getByRole("status")).toContainText("Waiting for your decision");
   await expect(page.getByRole("status")).not.toContainText("no longer updated");
   expect(polls).toEqual([]);
 });

@@ -3,9 +3,10 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import type { InitStatus as Status } from "@/lib/init/init-lifecycle";
+import { WAITING } from "../../approval-words";
 
 const LABELS: Record<Status, string> = {
-  pending: "Waiting for approval",
+  pending: WAITING,
   done: "Approved",
   denied: "Denied",
   expired: "Expired",
@@ -108,7 +109,7 @@ export function LiveStatus({ id, initialStatus, intervalMs, expiresAt, signedIn 
   // only (it announces the change), not a second line saying the same thing.
   return (
     <>
-      <p role="status" aria-live="polite" className={status === "pending" ? undefined : "visually-hidden"}>
+      <p role="status" aria-live="polite" className={status === "pending" ? "approval-status" : "visually-hidden"}>
         <span className={`status status-${status}`}>{LABELS[status]}</span>
         {status === "pending" && now !== null ? <span className="muted nowrap"> · expires in {formatRemaining(expiresAt - now)}</span> : null}
         {status === "pending" && following === "stopped" ? <span className="muted"> · no longer updated</span> : null}

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { cache } from "react";
+import { cache, type ReactNode } from "react";
 import { recordInitOpened } from "@/lib/activity/record-activity";
 import { requestOrigin } from "@/lib/api/client-address";
 import { currentUser } from "@/lib/api/page-session";
@@ -17,20 +17,25 @@ import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
 import { codeEnteredBy } from "@/lib/init/code-entry";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import type { InitStatus } from "@/lib/init/init-lifecycle";
-import { proximityOf, type Proximity } from "@/lib/init/proximity";
+import { isNearby, proximityOf, type Proximity } from "@/lib/init/proximity";
 import { listProjects } from "@/lib/projects/projects";
 import { ClientIdNote } from "./client-id-note";
 import { LiveStatus } from "./live-status";
-import { ObservedAddress, ProximityNotice, ReportedAddress } from "../../address-parts";
+import { AddressFact, ObservedAddress, ReportedAddress } from "../../address-parts";
+import { ApprovalActions, ApprovalCard, DecisionSection, DenyForm, OutcomeBanner, ProximityWarning } from "../../approval-parts";
 import { ReportControl, ReportedNotice } from "../../approval-report";
 import { ErrorAlert } from "../../form-parts";
 import { PasskeyStepUp } from "../../passkey-step-up";
 import { ProviderSignIn } from "../../provider-sign-in";
 import { approvalsNeedPasskey } from "@/lib/passkeys/step-up";
 
-/** The page's heading says the request's state; the live status re-renders the page when it changes. */
+/**
+ * The page's heading says the request's state in words for someone who never heard of an init:
+ * what asks and for what while it waits; the outcome once decided (the live status re-renders the
+ * page when it changes).
+ */
 const HEADINGS: Record<InitStatus, string> = {
-  pending: "A client asks to be linked",
+  pending: "An application asks for access",
   done: "Request approved",
   denied: "Request denied",
   expired: "Request expired",
@@ -53,14 +58,19 @@ function minutesAgo(ms: number): string {
   return minutes < 1 ? "just now" : minutes === 1 ? "1 minute ago" : `${minutes} minutes ago`;
 }
 
-/** Who asks: the application always; the device and addresses only when the viewer may see them (lib/init/init-view.ts). */
-function WhoIsAsking({ init, proximity }: { init: InitView; proximity: Proximity | null }) {
+/**
+ * Who asks, in one compact block: the application always; the device and addresses only when the
+ * viewer may see them (lib/init/init-view.ts). A reported public address that is not where the
+ * request came from is flagged here, unless the page's warning (another network) already says more.
+ */
+function WhoIsAsking({ init, proximity, warned }: { init: InitView; proximity: Proximity | null; warned: boolean }) {
   const notReported = <span className="muted">not reported</span>;
   const { details } = init;
+  const device = details === null ? [] : [details.senderDevice, details.senderOs].filter((part) => part !== null);
   return (
-    <section className="card" aria-labelledby="who-asks">
+    <section className="approval-facts" aria-labelledby="who-asks">
       <h2 id="who-asks">{init.status === "pending" ? "Who is asking" : "Who asked"}</h2>
-      <dl className="facts">
+      <dl className="facts paired">
         <dt>Application</dt>
         <dd>
           {init.sender}
@@ -69,16 +79,13 @@ function WhoIsAsking({ init, proximity }: { init: InitView; proximity: Proximity
         {details === null ? null : (
           <>
             <dt>Device</dt>
-            <dd>{details.senderDevice ?? notReported}</dd>
-            <dt>Operating system</dt>
-            <dd>{details.senderOs ?? notReported}</dd>
-            <dt>Reported address</dt>
+            <dd>{device.length === 0 ? notReported : device.join(" · ")}</dd>
+            <dt>Address</dt>
             <dd>
-              <ReportedAddress address={details.senderIp} flagged={details.addressMismatch} />
-            </dd>
-            <dt>Request came from</dt>
-            <dd>
-              <ObservedAddress address={details.observedIp} proximity={proximity} />
+              <AddressFact
+                observed={<ObservedAddress address={details.observedIp} proximity={proximity} />}
+                reported={<ReportedAddress address={details.senderIp} flagged={details.addressMismatch && !warned} short />}
+              />
             </dd>
           </>
         )}
@@ -91,31 +98,27 @@ function WhoIsAsking({ init, proximity }: { init: InitView; proximity: Proximity
   );
 }
 
-const WARNING = "Approve only if you just started this yourself. Otherwise, deny it.";
-
 /**
- * How long the client's access lasts (ACCESS_LIFETIME_CHOICES), on the Approve button's row: one
- * row even on a phone, so Approve stays on the first screen.
+ * How long the application's access lasts (ACCESS_LIFETIME_CHOICES), on the row of Deny and
+ * Approve: the choice and the buttons stay together on the first screen.
  */
-function ApproveRow({ choices, preselected }: { choices: AccessLifetime[]; preselected: AccessLifetime }) {
+function Lifetime({ choices, preselected }: { choices: AccessLifetime[]; preselected: AccessLifetime }) {
+  if (choices.length === 1) return <span>Access for {lifetimeText(preselected.ms)}</span>;
+  // On a phone the label shows "for" alone (after "Give the application access to"), so the choice, Deny and Approve share one row.
   return (
-    <div className="approve-row">
-      {choices.length === 1 ? (
-        <span>Access for {lifetimeText(preselected.ms)}</span>
-      ) : (
-        <label>
-          Access for
-          <select name="access_lifetime" defaultValue={preselected.label}>
-            {choices.map((choice) => (
-              <option key={choice.label} value={choice.label}>
-                {lifetimeText(choice.ms)}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
-      <button type="submit">Approve</button>
-    </div>
+    <label>
+      <span>
+        <span className="wide-only">Access </span>
+        <span className="phone-capital">for</span>
+      </span>
+      <select name="access_lifetime" defaultValue={preselected.label}>
+        {choices.map((choice) => (
+          <option key={choice.label} value={choice.label}>
+            {lifetimeText(choice.ms)}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
@@ -152,7 +155,7 @@ function CodeCheck({ init, mode, codeEntered }: { init: InitView; mode: Exclude<
     );
   }
   return (
-    <label>
+    <label className="code-field">
       Code shown in your terminal
       <input name="user_code" required autoComplete="off" autoCapitalize="characters" spellCheck={false} maxLength={USER_CODE_INPUT_MAX} placeholder="XXXX-XXXX" />
     </label>
@@ -182,63 +185,65 @@ function Decision({
   needsPasskey: boolean;
 }) {
   const defaultName = init.sender.slice(0, PROJECT_NAME_MAX);
-  // Nothing to approve with (ProximityNotice says why): only Deny.
-  if (codeCheck === "refused") return <DenyForm id={init.id} />;
+  const deny = <DenyForm id={DENY_FORM} action={`/init/${init.id}/deny`} />;
+  // Nothing to approve with (ProximityWarning says why): only Deny.
+  if (codeCheck === "refused") {
+    return (
+      <DecisionSection>
+        <ApprovalActions denyForm={DENY_FORM} approve={false}>
+          <p className="hint">From here you can only deny it. The application gets nothing.</p>
+        </ApprovalActions>
+        {deny}
+      </DecisionSection>
+    );
+  }
   return (
-    <>
-      <form method="post" action={`/init/${init.id}/approve`} className="card stack" aria-labelledby="approve-heading">
-        <h2 id="approve-heading">Approve</h2>
-        <p className="warning">{WARNING}</p>
+    <DecisionSection>
+      <form method="post" action={`/init/${init.id}/approve`} className="stack">
         <CodeCheck init={init} mode={codeCheck} codeEntered={codeEntered} />
-        {projects.length === 0 ? (
-          // No project to choose from: a new one, named here.
-          <>
-            <input type="hidden" name="project" value="new" />
-            <label>
-              New project name
-              <input name="name" defaultValue={defaultName} maxLength={PROJECT_NAME_MAX} required />
-            </label>
-          </>
-        ) : (
-          <fieldset>
-            <legend>Give the client access to</legend>
+        <fieldset>
+          <legend>Give the application access to</legend>
+          {projects.length === 0 ? (
+            // No project to choose from: a new one, named here.
             <div className="new-project">
-              <label className="check">
-                <input type="radio" name="project" value="new" defaultChecked={!preferExisting} /> a new project named
-              </label>
-              <input name="name" defaultValue={defaultName} maxLength={PROJECT_NAME_MAX} aria-label="New project name" />
+              <input type="hidden" name="project" value="new" />
+              <span>a new project named</span>
+              <input name="name" defaultValue={defaultName} maxLength={PROJECT_NAME_MAX} required aria-label="New project name" />
             </div>
-            {projects.map((project, at) => (
-              <label className="check" key={project.id}>
-                <input type="radio" name="project" value={project.id} defaultChecked={preferExisting && at === 0} /> {project.name}
-              </label>
-            ))}
-          </fieldset>
-        )}
+          ) : (
+            <>
+              <div className="new-project">
+                <label className="check">
+                  <input type="radio" name="project" value="new" defaultChecked={!preferExisting} /> a new project named
+                </label>
+                <input name="name" defaultValue={defaultName} maxLength={PROJECT_NAME_MAX} aria-label="New project name" />
+              </div>
+              <div className="project-choices">
+                {projects.map((project, at) => (
+                  <label className="check" key={project.id}>
+                    <input type="radio" name="project" value={project.id} defaultChecked={preferExisting && at === 0} /> {project.name}
+                  </label>
+                ))}
+              </div>
+            </>
+          )}
+        </fieldset>
         {needsPasskey ? <PasskeyStepUp approval={{ kind: "init", id: init.id }} /> : null}
-        <ApproveRow choices={lifetimes.choices} preselected={lifetimes.preselected} />
+        <ApprovalActions denyForm={DENY_FORM} approve>
+          <Lifetime choices={lifetimes.choices} preselected={lifetimes.preselected} />
+        </ApprovalActions>
       </form>
-      <DenyForm id={init.id} />
-    </>
+      {deny}
+    </DecisionSection>
   );
 }
 
-function DenyForm({ id }: { id: string }) {
-  return (
-    <form method="post" action={`/init/${id}/deny`} className="card stack" aria-labelledby="deny-heading">
-      <h2 id="deny-heading">Not you?</h2>
-      <p>If you did not start this, deny it. The client gets nothing.</p>
-      <button type="submit" className="danger">
-        Deny
-      </button>
-    </form>
-  );
-}
+const DENY_FORM = "deny-form";
 
-/** Who decided, as a signed-in viewer may know it: you, or another account (never which). */
-function decidedBy(deciderId: string | null, viewerId: string | null): string {
-  if (viewerId === null || deciderId === null) return "";
-  return deciderId === viewerId ? " by you" : " by another account";
+/** Who decided, as a signed-in viewer may know it: you, or another account (never which); null to a signed-out viewer. */
+function decider(deciderId: string | null, viewerId: string | null): "You" | "Another account" | null {
+  if (viewerId === null || deciderId === null) return null;
+  return deciderId === viewerId ? "You" : "Another account";
 }
 
 /** The approver may undo an approval for UNDO_APPROVAL_MS after it; later, "This wasn't me" in the activity does the same. */
@@ -246,50 +251,67 @@ function mayUndo(init: InitView, viewerId: string | null, now: number): boolean 
   return init.status === "done" && viewerId !== null && init.approvedById === viewerId && init.decidedAt !== null && now - init.decidedAt < UNDO_APPROVAL_MS;
 }
 
-function Outcome({ init, viewerId, report }: { init: InitView; viewerId: string | null; report: ReportedApproval | null }) {
+/** Decided or expired: the heading in a banner whose icon and colour say the outcome, then what it means; Undo below it, quietly. */
+function Outcome({ init, viewerId, report, heading }: { init: InitView; viewerId: string | null; report: ReportedApproval | null; heading: ReactNode }) {
   if (report !== null) {
     return (
-      <section className="card" aria-label="Outcome">
-        <p>You took this approval back (&ldquo;This wasn&apos;t me&rdquo;). The client has no access any more: it has to start again, and be approved again.</p>
+      <>
+        <OutcomeBanner outcome="denied">
+          {heading}
+          <p>You took this approval back (&ldquo;This wasn&apos;t me&rdquo;). The application has no access any more: it has to start again, and be approved again.</p>
+        </OutcomeBanner>
         <ReportedNotice report={report} />
-      </section>
+      </>
     );
   }
   if (init.status === "done") {
-    const mine = init.project !== null && init.approvedById === viewerId;
+    const who = decider(init.approvedById, viewerId);
     return (
-      <section className="card" aria-label="Outcome">
-        <p id="approved-outcome">This request has been approved{decidedBy(init.approvedById, viewerId)}.</p>
-        {mine && init.project ? (
-          <p>
-            The client now has access to <Link href={`/projects/${init.project.id}`}>{init.project.name}</Link>. Once it has linked itself, the link is
-            listed on the project&apos;s page.
+      <>
+        <OutcomeBanner outcome="done">
+          {heading}
+          <p id="approved-outcome">
+            {who === "You" && init.project !== null ? (
+              <>
+                You approved it: the application now has access to your project <Link href={`/projects/${init.project.id}`}>{init.project.name}</Link>. It
+                is listed on the project&apos;s page once it connects.
+              </>
+            ) : who === null ? (
+              "It was approved."
+            ) : (
+              `${who} approved it.`
+            )}
           </p>
-        ) : null}
-        <p>You can close this page and return to your terminal.</p>
+          <p>You can close this page and return to your terminal.</p>
+        </OutcomeBanner>
         {mayUndo(init, viewerId, Date.now()) ? (
-          <>
-            <p className="hint">Not what you meant? For {UNDO_APPROVAL_MS / 60_000} minutes you can undo it here; later, use &ldquo;This wasn&apos;t me&rdquo; in your activity.</p>
-            <ReportControl initId={init.id} from="init" describedBy="approved-outcome" label="Undo…" />
-          </>
+          <div className="undo">
+            <p className="hint">
+              Not what you meant? You can undo it here for {UNDO_APPROVAL_MS / 60_000} minutes; later, use &ldquo;This wasn&apos;t me&rdquo; in your
+              activity.
+            </p>
+            <ReportControl initId={init.id} from="init" describedBy="approved-outcome" label="Undo…" quiet />
+          </div>
         ) : null}
-      </section>
+      </>
     );
   }
   if (init.status === "denied") {
+    const who = decider(init.deniedById, viewerId);
     return (
-      <section className="card" aria-label="Outcome">
+      <OutcomeBanner outcome="denied">
+        {heading}
         <p>
-          This request was denied{decidedBy(init.deniedById, viewerId)}. The client did not get access. If you meant to approve it, start again in
-          your terminal.
+          {who === null ? "It was denied" : `${who} denied it`}: the application got no access. If you meant to approve it, start again in your terminal.
         </p>
-      </section>
+      </OutcomeBanner>
     );
   }
   return (
-    <section className="card" aria-label="Outcome">
-      <p>This request expired before it was approved. Start again in your terminal to get a new link.</p>
-    </section>
+    <OutcomeBanner outcome="expired">
+      {heading}
+      <p>Nobody approved it in time, so the application got no access. Start again in your terminal to get a new link.</p>
+    </OutcomeBanner>
   );
 }
 
@@ -314,53 +336,63 @@ export default async function InitPage({
   const proximity = init.details === null ? null : proximityOf(cfg, init.details.observedIp, browserAddress);
   const codeCheck = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity ?? "unknown");
 
+  const heading = <h1>{HEADINGS[init.status]}</h1>;
+  const live = <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} signedIn={user !== null} />;
+
+  // Decided or expired: what happened comes first, then who had asked, for the account that decided only.
+  if (init.status !== "pending") {
+    return (
+      <>
+        <Outcome init={init} viewerId={user?.id ?? null} report={user !== null && init.approvedById === user.id ? await reportedApproval(user.id, init.id) : null} heading={heading} />
+        {live}
+        <ErrorAlert message={error} />
+        {init.details === null ? null : (
+          <div className="card approval">
+            <WhoIsAsking init={init} proximity={null} warned={false} />
+          </div>
+        )}
+      </>
+    );
+  }
+  const warned = proximity !== null && !isNearby(proximity);
   return (
     <>
-      <h1>{HEADINGS[init.status]}</h1>
-      <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} signedIn={user !== null} />
+      {heading}
+      {live}
       <ErrorAlert message={error} />
-      {/* Decided or expired: what happened comes first, then who had asked, for the account that decided only. */}
-      {init.status !== "pending" ? (
-        <>
-          <Outcome init={init} viewerId={user?.id ?? null} report={user !== null && init.approvedById === user.id ? await reportedApproval(user.id, init.id) : null} />
-          {init.details === null ? null : <WhoIsAsking init={init} proximity={null} />}
-        </>
-      ) : (
-        <>
-          <WhoIsAsking init={init} proximity={proximity} />
-          {proximity === null ? null : (
-            <ProximityNotice proximity={proximity} clientAddress={init.details?.observedIp ?? null} browserAddress={browserAddress} showsCode={codeCheck !== "refused"} />
-          )}
-          {user === null ? (
-            <section className="card stack">
-              <h2>Sign in to continue</h2>
-              <p className="warning">{WARNING}</p>
-              <p>
-                <Link href={withReturnTo("/signin", returnTo)}>Sign in</Link>
-                {passwordSignUpOpen(cfg) ? (
-                  <>
-                    {" "}
-                    or <Link href={withReturnTo("/signup", returnTo)}>create an account</Link>
-                  </>
-                ) : null}{" "}
-                to approve or deny. You will come back to this page, and it will show the device and addresses the request came from, and what to
-                check before you approve.
-              </p>
-              {cfg.oidc === null ? null : <ProviderSignIn name={cfg.oidc.displayName} returnTo={returnTo} />}
-            </section>
-          ) : (
-            <Decision
-              init={init}
-              projects={await listProjects(user.id)}
-              codeCheck={codeCheck}
-              preferExisting={typeof query.error === "string" && NEW_PROJECT_REFUSALS.has(query.error)}
-              codeEntered={await codeEnteredBy(init.id, user.sessionId)}
-              needsPasskey={await approvalsNeedPasskey(user.id)}
-              lifetimes={cfg.accessLifetimes}
-            />
-          )}
-        </>
-      )}
+      <ApprovalCard warned={warned}>
+        {proximity === null ? null : (
+          <ProximityWarning proximity={proximity} clientAddress={init.details?.observedIp ?? null} browserAddress={browserAddress} showsCode={codeCheck !== "refused"} />
+        )}
+        <WhoIsAsking init={init} proximity={proximity} warned={warned} />
+        {user === null ? (
+          <section aria-labelledby="sign-in-heading">
+            <h2 id="sign-in-heading">Sign in to continue</h2>
+            <p>
+              <Link href={withReturnTo("/signin", returnTo)}>Sign in</Link>
+              {passwordSignUpOpen(cfg) ? (
+                <>
+                  {" "}
+                  or <Link href={withReturnTo("/signup", returnTo)}>create an account</Link>
+                </>
+              ) : null}{" "}
+              to approve or deny this request. Approve it only if you started it yourself, just now. Once you are signed in, this page shows the
+              device and network the request came from.
+            </p>
+            {cfg.oidc === null ? null : <ProviderSignIn name={cfg.oidc.displayName} returnTo={returnTo} />}
+          </section>
+        ) : (
+          <Decision
+            init={init}
+            projects={await listProjects(user.id)}
+            codeCheck={codeCheck}
+            preferExisting={typeof query.error === "string" && NEW_PROJECT_REFUSALS.has(query.error)}
+            codeEntered={await codeEnteredBy(init.id, user.sessionId)}
+            needsPasskey={await approvalsNeedPasskey(user.id)}
+            lifetimes={cfg.accessLifetimes}
+          />
+        )}
+      </ApprovalCard>
     </>
   );
 }

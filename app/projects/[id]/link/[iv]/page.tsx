@@ -10,7 +10,10 @@ import { pageMessage } from "@/lib/errors";
 import { isNearby, proximityOf, type Proximity } from "@/lib/init/proximity";
 import { findLinkApprovalView, linkApprovalPagePath, type LinkApprovalView } from "@/lib/links/link-approval-view";
 import { prepareProjectKey } from "@/lib/projects/project-keys";
-import { ObservedAddress, ProximityNotice, ReportedAddress } from "../../../../address-parts";
+import { AddressFact, ObservedAddress, ReportedAddress } from "../../../../address-parts";
+import { ApprovalActions, ApprovalCard, DecisionSection, DenyForm, OutcomeBanner, ProximityWarning, type Outcome } from "../../../../approval-parts";
+import { WAITING } from "../../../../approval-words";
+import { clientSoftware } from "@/lib/links/client-software";
 import { ErrorAlert } from "../../../../form-parts";
 import { PasskeyStepUp } from "../../../../passkey-step-up";
 import { approvalsNeedPasskey } from "@/lib/passkeys/step-up";
@@ -19,88 +22,98 @@ import { FingerprintPending } from "../../key-pending";
 // The page an existing client sends the person to for a link (docs/api.md, Compatibility with
 // existing clients): who asks, for which project, and Approve or Deny.
 
-export const metadata: Metadata = { title: "Approve a link", referrer: "no-referrer" };
+export const metadata: Metadata = { title: "Approve a connection", referrer: "no-referrer" };
 
-const IV_SHOWN = 12;
+const ASKING = "An application asks for access";
 
-function WhoIsAsking({ view, proximity }: { view: LinkApprovalView; proximity: Proximity | null }) {
+/** The heading by state, and, once decided, the outcome banner's look and words (the init page's layout). */
+const OUTCOMES: Record<Exclude<LinkApprovalView["state"], "waiting" | "not_asked">, { heading: string; outcome: Outcome; text: string }> = {
+  approved: { heading: "Request approved", outcome: "done", text: "The application gets its access the next time it asks. You can close this page and return to your terminal." },
+  linked: { heading: "Application connected", outcome: "done", text: "The application has its access. You can revoke it on the project's page." },
+  denied: { heading: "Request denied", outcome: "denied", text: "The application gets no access." },
+  expired: {
+    heading: "Approval expired",
+    outcome: "expired",
+    text: "Your approval expired before the application came back for it. You can decide again while it asks.",
+  },
+};
+
+const NOT_ASKED = "No application is asking right now. Start again in your terminal, then reload this page: you can decide only while it waits.";
+
+/** Who asks and for which project, in one compact block; the link's own id (iv) only under Technical details. */
+function WhoIsAsking({ view, proximity, warned }: { view: LinkApprovalView; proximity: Proximity | null; warned: boolean }) {
   const notReported = <span className="muted">not reported</span>;
+  const notAsking = <span className="muted">no application is asking right now</span>;
   const { reported, observed } = view;
   return (
-    <section className="card" aria-labelledby="who-asks">
+    <section className="approval-facts" aria-labelledby="who-asks">
       <h2 id="who-asks">Who is asking</h2>
       <dl className="facts">
+        <dt>Application</dt>
+        <dd>{observed === null ? notAsking : (clientSoftware(observed.userAgent) ?? notReported)}</dd>
         <dt>Device</dt>
         <dd>{reported === "unreadable" ? <span className="muted">not readable</span> : (reported?.senderDevice ?? notReported)}</dd>
-        <dt>Reported address</dt>
+        <dt>Address</dt>
         <dd>
-          {reported === "unreadable" ? (
-            <span className="muted">not readable</span>
-          ) : (
-            <ReportedAddress address={reported?.senderIp ?? null} flagged={observed?.addressMismatch ?? false} />
-          )}
+          <AddressFact
+            observed={observed === null ? notAsking : <ObservedAddress address={observed.address} proximity={proximity} />}
+            reported={
+              reported === "unreadable" ? (
+                <span className="muted">nothing readable</span>
+              ) : (
+                <ReportedAddress address={reported?.senderIp ?? null} flagged={(observed?.addressMismatch ?? false) && !warned} short />
+              )
+            }
+          />
         </dd>
-        <dt>Request came from</dt>
-        <dd>{observed === null ? <span className="muted">no client is asking right now</span> : <ObservedAddress address={observed.address} proximity={proximity} />}</dd>
-        <dt>Client software</dt>
-        <dd>{observed === null ? <span className="muted">no client is asking right now</span> : (observed.userAgent ?? notReported)}</dd>
-        <dt>iv</dt>
-        <dd>
-          <code title={view.iv}>{view.iv.slice(0, IV_SHOWN)}…</code>
-        </dd>
-      </dl>
-      <p className="hint">The device and reported address come from the link you opened: anyone could have written them.</p>
-    </section>
-  );
-}
-
-function ProjectFacts({ view }: { view: LinkApprovalView }) {
-  return (
-    <section className="card" aria-labelledby="project-heading">
-      <h2 id="project-heading">Project</h2>
-      <dl className="facts">
-        <dt>Name</dt>
+        <dt>Project</dt>
         <dd>
           <Link href={`/projects/${view.project.id}`}>{view.project.name}</Link>
         </dd>
         <dt>Key fingerprint</dt>
         <dd>{view.project.fingerprint === null ? <FingerprintPending /> : <code>{view.project.fingerprint}</code>}</dd>
       </dl>
+      <details className="more">
+        <summary>Technical details</summary>
+        <dl className="facts stacked">
+          <dt>Software, as the application names itself</dt>
+          <dd>{observed?.userAgent ?? notReported}</dd>
+          <dt>Link id (iv)</dt>
+          <dd>
+            <code>{view.iv}</code>
+          </dd>
+        </dl>
+        <p className="hint">The device and reported address come from the link you opened: anyone could have written them.</p>
+      </details>
     </section>
   );
 }
 
-const STATE_TEXT: Record<LinkApprovalView["state"], string> = {
-  not_asked: "No client is asking for this link right now. Start the link in your terminal, then reload this page: you can decide only while the client waits.",
-  waiting: "The client is waiting for your decision.",
-  approved: "Approved. The client collects the link the next time it asks.",
-  denied: "Denied. The client does not get this link.",
-  expired: "Your decision expired before the client collected the link. Decide again while the client asks for it.",
-  linked: "Linked. The client has its link; you can revoke it on the project page.",
-};
+const DENY_FORM = "deny-form";
 
 function Decision({ view, action, nearby, stepUp }: { view: LinkApprovalView; action: (decision: "approve" | "deny") => string; nearby: boolean; stepUp: { projectId: string; iv: string } | null }) {
   // Nothing to decide unless a client asks now: an approval must reach the client that waits, not whoever holds the iv later.
   if (view.state === "linked" || !view.asking) return null;
+  const deny = <DenyForm id={DENY_FORM} action={action("deny")} />;
   return (
-    <>
-      {/* From elsewhere only Deny: these clients show no code (ProximityNotice says so). */}
+    <DecisionSection>
+      {/* From elsewhere only Deny: these clients show no code (ProximityWarning says so). */}
       {nearby ? (
-        <form method="post" action={action("approve")} className="card stack" aria-labelledby="approve-heading">
-          <h2 id="approve-heading">Approve</h2>
-          <p className="warning">Approve only if you just started this yourself. Otherwise, deny it.</p>
-          <p>The client gets a link to {view.project.name}: a bearer for the project and its public key.</p>
+        <form method="post" action={action("approve")} className="stack">
+          <p>
+            Approving gives this application access to your project <strong>{view.project.name}</strong>: a signed credential to use it, and the
+            project&apos;s public key. You can revoke it on the project&apos;s page.
+          </p>
           {stepUp ? <PasskeyStepUp approval={{ kind: "link", ...stepUp }} /> : null}
-          <button type="submit">Approve</button>
+          <ApprovalActions denyForm={DENY_FORM} approve />
         </form>
-      ) : null}
-      <form method="post" action={action("deny")} className="card stack" aria-labelledby="deny-heading">
-        <h2 id="deny-heading">Not you?</h2>
-        <button type="submit" className="danger">
-          Deny
-        </button>
-      </form>
-    </>
+      ) : (
+        <ApprovalActions denyForm={DENY_FORM} approve={false}>
+          <p className="hint">From here you can only deny it. The application gets nothing.</p>
+        </ApprovalActions>
+      )}
+      {deny}
+    </DecisionSection>
   );
 }
 
@@ -119,11 +132,12 @@ export default async function LinkApprovalPage({
   if (user === null) {
     return (
       <>
-        <h1>A client asks to be linked</h1>
-        <section className="card">
-          <h2>Sign in to continue</h2>
+        <h1>{ASKING}</h1>
+        <section className="card" aria-labelledby="sign-in-heading">
+          <h2 id="sign-in-heading">Sign in to continue</h2>
           <p>
-            <Link href={withReturnTo("/signin", pagePath)}>Sign in</Link> to approve or deny. You will come back to this page.
+            <Link href={withReturnTo("/signin", pagePath)}>Sign in</Link> to approve or deny this request. Approve it only if you started it yourself,
+            just now. You will come back to this page.
           </p>
         </section>
       </>
@@ -139,19 +153,31 @@ export default async function LinkApprovalPage({
   const browserAddress = requestOrigin(cfg, await headers()).address;
   const proximity = view.observed === null ? null : proximityOf(cfg, view.observed.address, browserAddress);
   const action = (decision: "approve" | "deny") => `${path}/${decision}${search ? `?${search}` : ""}`;
+  const decided = view.state === "waiting" || view.state === "not_asked" ? null : OUTCOMES[view.state];
+  const warned = proximity !== null && !isNearby(proximity) && view.state !== "linked";
   return (
     <>
-      <h1>A client asks to be linked</h1>
-      <ErrorAlert message={pageMessage(query.error)} />
-      <p role="status" className={`status status-${view.state === "approved" || view.state === "linked" ? "done" : view.state === "denied" ? "denied" : "pending"}`}>
-        {STATE_TEXT[view.state]}
-      </p>
-      <WhoIsAsking view={view} proximity={proximity} />
-      {proximity === null || view.state === "linked" ? null : (
-        <ProximityNotice proximity={proximity} clientAddress={view.observed?.address ?? null} browserAddress={browserAddress} showsCode={false} />
+      {decided === null ? (
+        <>
+          <h1>{ASKING}</h1>
+          <p role="status" className="approval-status">
+            <span className="status status-pending">{view.state === "waiting" ? WAITING : NOT_ASKED}</span>
+          </p>
+        </>
+      ) : (
+        <OutcomeBanner outcome={decided.outcome} status>
+          <h1>{decided.heading}</h1>
+          <p>{decided.text}</p>
+        </OutcomeBanner>
       )}
-      <ProjectFacts view={view} />
-      <Decision view={view} action={action} nearby={proximity !== null && isNearby(proximity)} stepUp={(await approvalsNeedPasskey(user.id)) ? { projectId: id, iv } : null} />
+      <ErrorAlert message={pageMessage(query.error)} />
+      <ApprovalCard warned={warned}>
+        {warned && proximity !== null ? (
+          <ProximityWarning proximity={proximity} clientAddress={view.observed?.address ?? null} browserAddress={browserAddress} showsCode={false} />
+        ) : null}
+        <WhoIsAsking view={view} proximity={proximity} warned={warned} />
+        <Decision view={view} action={action} nearby={proximity !== null && isNearby(proximity)} stepUp={(await approvalsNeedPasskey(user.id)) ? { projectId: id, iv } : null} />
+      </ApprovalCard>
     </>
   );
 }
