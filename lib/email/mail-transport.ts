@@ -33,6 +33,16 @@ export function sendFailure(error: unknown, email: NonNullable<Config["email"]>)
   const code = typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? `${error.code}: ` : "";
   const message = error instanceof Error ? error.message : String(error);
   const password = new URL(email.smtpUrl).password;
-  const said = password === "" ? message : message.split(decodeURIComponent(password)).join("***");
+  let said = message;
+  for (const secret of [password, decodedOrAsIs(password)]) if (secret !== "") said = said.split(secret).join("***");
   return `${code}${said}`.slice(0, 500);
+}
+
+/** A URL's percent-encoded part decoded, or as it is where its escapes are not valid UTF-8. */
+function decodedOrAsIs(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }

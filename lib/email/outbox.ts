@@ -84,6 +84,10 @@ export function nudgeOutbox(cfg: Config): void {
   sender.running = true;
   setImmediate(() => {
     deliverDueEmails(cfg)
+      .then((result) => {
+        // A full batch may have left more due: another pass at once.
+        if (result.sent + result.retried + result.failed + result.dropped >= BATCH) sender.again = true;
+      })
       .catch((error: unknown) => logger().error({ err: error }, "mail delivery failed"))
       .finally(() => {
         sender.running = false;
