@@ -237,14 +237,16 @@ function buildOperation(operation: ApiOperation, components: Record<string, Json
 
 function buildDocument(): JsonObject {
   const components: Record<string, JsonSchema> = {
-    Error: { ...jsonSchema(errorBodySchema(ERROR_CODES), "output"), description: "Every error answer: `{error, code}` (Create Project Link adds `success: false`)." },
+    Error: {
+      ...jsonSchema(errorBodySchema(ERROR_CODES), "output"),
+      description: `Every error answer: \`{error, code}\` (Create Project Link adds \`success: false\`). The codes:\n\n| code | status | meaning |\n| --- | --- | --- |\n${ERROR_CODES.map((code) => `| \`${code}\` | ${ERRORS[code].status} | ${ERRORS[code].meaning} |`).join("\n")}`,
+    },
   };
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const operation of API_OPERATIONS) {
     const path = publicPath(operation);
     paths[path] = { ...paths[path], [operation.method.toLowerCase()]: buildOperation(operation, components) };
   }
-  const codes = ERROR_CODES.map((code) => `| \`${code}\` | ${ERRORS[code].status} | ${ERRORS[code].meaning} |`).join("\n");
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -253,8 +255,7 @@ function buildDocument(): JsonObject {
       description: [
         "A command-line client links itself to a person's project: it creates an init, the person approves it in the browser at `redirect_url`, the client polls the init (or waits with `Prefer: wait`, or follows its event stream) and collects an access token, then creates a project link with it.",
         "Auth, per operation: none; the init's secret (optional, to collect the access token); a bearer access token (`ilat_…`); a link's bearer JWT; or, for introspection, a resource-server credential (HTTP Basic: client_secret_basic). The browser pages and their forms (sign-in, approve, access tokens, resource-server credentials) take a session cookie and are not part of this API.",
-        "Every error answers JSON `{error, code}`; a method a path does not take answers 405 `method_not_allowed` with `Allow`. The codes:",
-        `| code | status | meaning |\n| --- | --- | --- |\n${codes}`,
+        "Every error answers JSON `{error, code}`; a method a path does not take answers 405 `method_not_allowed` with `Allow`. Each operation lists the codes it may answer; the `Error` schema, at the end, lists them all with their meanings.",
       ].join("\n\n"),
     },
     tags: [

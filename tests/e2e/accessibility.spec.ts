@@ -168,13 +168,17 @@ test("the verification page (/device), and its answer to a code no request waits
   await auditEverywhere(browser, `${MAIN_URL}/device?error=unknown_user_code`, { person: signedIn, shot: "device-unknown-code" });
 });
 
-// The API reference renders in the browser (Swagger UI): each mode waits for its error-code table.
-test("the API reference (/docs): one column with the header, no sideways scrolling at 390 px", async ({ browser }) => {
+// The API reference renders in the browser (Swagger UI): each mode waits for its operations; the
+// error codes follow them, in the page's own table.
+test("the API reference (/docs): the operations first, then the error codes; one column with the header, no sideways scrolling at 390 px", async ({ browser }) => {
   const context = await contextFor(browser);
   const page = await context.newPage();
   await page.goto(`${MAIN_URL}/docs`);
-  const table = page.locator(".api-reference .info table").first();
-  await expect(table).toContainText("code_mismatch", { timeout: 20_000 });
+  await expect(page.locator(".api-reference .opblock").first()).toBeVisible({ timeout: 20_000 });
+  const table = page.locator(".error-codes table");
+  await expect(table).toContainText("code_mismatch");
+  const [operations, codes] = [(await page.locator(".api-reference").boundingBox())!, (await table.boundingBox())!];
+  expect(codes.y).toBeGreaterThan(operations.y + operations.height);
   await inEveryMode(page, async (mode) => {
     await page.screenshot({ path: `test-results/screenshots/pages/docs-${mode.name}.png`, fullPage: true });
     await table.screenshot({ path: `test-results/screenshots/pages/docs-table-${mode.name}.png` });
