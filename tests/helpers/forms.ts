@@ -52,3 +52,5 @@ export const requestResetForm = (email: string, headers: Record<string, string> 
 export const resetPasswordForm = (fields: Record<string, string>, headers: Record<string, string> = {}) => post("/auth/password-reset", fields, headers);
 export const verifyEmailForm = (fields: Record<string, string>, headers: Record<string, string> = {}) => post("/auth/verify-email", fields, headers);
 export const resendVerificationForm = (token: string, headers: Record<string, string> = {}) => post("/settings/email/verify", {}, { ...cookieHeader(token), ...headers });
+export const renameProjectForm = (token: string, id: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  post(`/projects/${encodeURIComponent(id)}/rename`, fields, { ...cookieHeader(token), ...headers });

@@ -5,6 +5,7 @@ import { withReturnTo } from "@/lib/api/return-to";
 import { projectApprovals, reportedApproval, type ProjectApproval } from "@/lib/approvals/report-approval";
 import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
+import { PROJECT_NAME_MAX } from "@/lib/field-lengths";
 import { clientSoftware } from "@/lib/links/client-software";
 import { listProjectLinks, type LinkStatus, type LinkSummary } from "@/lib/links/manage-links";
 import { prepareProjectKey, storedKey, type ProjectPublicKey } from "@/lib/projects/project-keys";
@@ -29,19 +30,23 @@ function PublicKey({ publicKey }: { publicKey: ProjectPublicKey }) {
   // A PEM's lines keep their breaks: on a narrow screen the block scrolls sideways within itself
   // (app/globals.css), so it is a named region that takes keyboard focus, for those who scroll
   // with the keyboard.
+  // The fingerprint is what a person compares; the PEM, for tools, folds out beneath it.
   return (
-    <section className="card">
-      <h2>Public key</h2>
-      <pre className="pem" role="region" aria-label="Public key, PEM" tabIndex={0}>
-        {publicKey.pem.trim()}
-      </pre>
-      <CopyButton text={publicKey.pem} label="Copy public key" />
+    <section className="card" aria-labelledby="public-key">
+      <h2 id="public-key">Public key</h2>
       <h3>Fingerprint</h3>
       <p className="fingerprint">
         <code>{publicKey.fingerprint}</code>
       </p>
       <CopyButton text={publicKey.fingerprint} label="Copy fingerprint" />
       <p className="hint">A linked client shows this same fingerprint; compare the two.</p>
+      <details className="more">
+        <summary>The key itself (PEM)</summary>
+        <pre className="pem" role="region" aria-label="Public key, PEM" tabIndex={0}>
+          {publicKey.pem.trim()}
+        </pre>
+        <CopyButton text={publicKey.pem} label="Copy public key" />
+      </details>
     </section>
   );
 }
@@ -173,6 +178,7 @@ export default async function ProjectPage({
             : null
         }
       />
+      <DoneNotice message={query.renamed === "1" ? "Renamed. Its links, key and tokens are as they were." : null} />
       <ReportedNotice report={report} />
       <dl className="card facts">
         <dt>Project id</dt>
@@ -184,9 +190,19 @@ export default async function ProjectPage({
           <LocalTime value={project.createdAt} />
         </dd>
       </dl>
-      {publicKey === null ? <KeyPending /> : <PublicKey publicKey={publicKey} />}
+      <details className="more">
+        <summary>Rename…</summary>
+        <form method="post" action={`/projects/${project.id}/rename`} className="card stack">
+          <label>
+            New name
+            <input name="name" required maxLength={PROJECT_NAME_MAX} defaultValue={project.name} />
+          </label>
+          <button type="submit">Rename</button>
+        </form>
+      </details>
       <LinkedClients projectId={project.id} links={links} />
       <Approvals approvals={approvals} />
+      {publicKey === null ? <KeyPending /> : <PublicKey publicKey={publicKey} />}
     </>
   );
 }

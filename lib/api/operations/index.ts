@@ -22,6 +22,7 @@ import { oidcCallbackOperation, startOidcLinkOperation, startOidcSignInOperation
 import { addPasskeyOperation } from "./add-passkey";
 import { passkeyRegistrationOptionsOperation, passkeySignInOptionsOperation, passkeyStepUpOptionsOperation } from "./passkey-options";
 import { removePasskeyOperation } from "./remove-passkey";
+import { renameProjectOperation } from "./rename-project";
 import { reportApprovalOperation } from "./report-approval";
 import { createResourceServerOperation, revokeResourceServerOperation } from "./resource-servers";
 import { revokeAccessTokenOperation } from "./revoke-access-token";
@@ -61,6 +62,7 @@ export const OPERATIONS: readonly Operation[] = [
   resetPasswordOperation,
   verifyEmailOperation,
   resendVerificationOperation,
+  renameProjectOperation,
   approveInitOperation,
   denyInitOperation,
   enterUserCodeOperation,
