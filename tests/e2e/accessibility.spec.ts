@@ -407,7 +407,7 @@ test("the activity after This wasn't me: what the report revoked", async ({ brow
   });
 });
 
-test("a project with its key, links (one just revoked) and a Revoke confirmation open", async ({ browser, request }) => {
+test("a project with its key, links (one just revoked), a Revoke confirmation, the Rename form and the PEM open", async ({ browser, request }) => {
   const { owner, revokedAt } = await projectWithLinks(over(request, MAIN_URL));
   await auditEverywhere(browser, revokedAt, {
     person: owner,
@@ -415,6 +415,8 @@ test("a project with its key, links (one just revoked) and a Revoke confirmation
     prepare: async (page) => {
       await expect(page.getByRole("status").filter({ hasText: "Revoked the link" })).toBeVisible();
       await page.getByText("Revoke…").click();
+      await page.getByText("Rename…").click();
+      await page.getByText("The key itself (PEM)").click();
     },
   });
 });

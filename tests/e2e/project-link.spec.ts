@@ -43,8 +43,16 @@ test("link a client to a project, use its bearer, and revoke it from the project
   // The project page shows the same key and fingerprint, and the linked client.
   await page.goto(`/projects/${projectId}`);
   await expect(page.getByRole("heading", { name: "Secrets vault" })).toBeVisible();
-  await expect(page.getByLabel("Public key")).toContainText(link.public.trim().split("\n")[1]);
   await expect(page.getByText(link.public_fingerprint)).toBeVisible();
+  // The PEM folds out beneath the fingerprint.
+  await page.getByText("The key itself (PEM)").click();
+  await expect(page.getByLabel("Public key")).toContainText(link.public.trim().split("\n")[1]);
+  // Renaming changes the name only.
+  await page.getByText("Rename…").click();
+  await page.getByLabel("New name").fill("Secrets vault (prod)");
+  await page.getByRole("button", { name: "Rename", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Secrets vault (prod)", level: 1 })).toBeVisible();
+  await expect(page.getByRole("status")).toHaveText("Renamed. Its links, key and tokens are as they were.");
   // The client is named by its sender and device (its access token's name), its software briefly.
   const clients = page.getByRole("region", { name: "Linked clients" });
   await expect(clients.getByText("@acme/cli on build box <b>bold</b>", { exact: true })).toBeVisible();

@@ -32,8 +32,8 @@ function PublicKey({ publicKey }: { publicKey: ProjectPublicKey }) {
   // with the keyboard.
   // The fingerprint is what a person compares; the PEM, for tools, folds out beneath it.
   return (
-    <section className="card" aria-labelledby="public-key">
-      <h2 id="public-key">Public key</h2>
+    <section className="card">
+      <h2>Public key</h2>
       <h3>Fingerprint</h3>
       <p className="fingerprint">
         <code>{publicKey.fingerprint}</code>
