@@ -128,7 +128,7 @@ function AuthForm({
   const hintId = `${mode}-password-hint`;
   const passwordDescription = [passwordProblem ? "password-error" : null, mode === "signup" ? hintId : null].filter((id) => id !== null).join(" ");
   return (
-    <form method="post" action={withReturnTo(`/auth/${mode}`, returnTo)} className="card stack">
+    <form method="post" action={withReturnTo(`/auth/${mode}`, returnTo)} className="card stack narrow">
       {error.field === null ? <ErrorAlert message={error.message} /> : null}
       <label>
         Email

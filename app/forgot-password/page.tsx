@@ -15,7 +15,7 @@ export default async function ForgotPasswordPage({ searchParams }: { searchParam
     <>
       <h1>Forgot your password?</h1>
       {offered ? (
-        <form method="post" action="/auth/password-reset/request" className="card stack">
+        <form method="post" action="/auth/password-reset/request" className="card stack narrow">
           <ErrorAlert message={pageMessage(query.error)} />
           <DoneNotice
             message={

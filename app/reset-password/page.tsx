@@ -29,7 +29,7 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
 
 function ResetForm({ error }: { error: string | null }) {
   return (
-    <form method="post" action="/auth/password-reset" className="card stack">
+    <form method="post" action="/auth/password-reset" className="card stack narrow">
         <ErrorAlert message={error} />
         <LinkTokenField purpose="reset_password" />
         <p>Every session of your account is signed out when the new password is set.</p>

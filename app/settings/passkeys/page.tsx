@@ -84,7 +84,7 @@ function ApprovalsSetting({ required, hasPasskey }: { required: boolean; hasPass
           {required ? "Turn off (asks for a passkey)" : "Turn on"}
         </button>
       ) : (
-        <p className="muted">Add a passkey below to turn this on.</p>
+        <p className="muted">Add a passkey first (under “Add a passkey”) to turn this on.</p>
       )}
     </form>
   );

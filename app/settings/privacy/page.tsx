@@ -26,7 +26,7 @@ export default async function PrivacyPage({ searchParams }: { searchParams: Prom
         </p>
         <label className="check">
           <input type="checkbox" name="share_email" value="on" defaultChecked={shares} />
-          <span>Tell clients I approve my email address</span>
+          <span>Let the applications I approve learn my email address</span>
         </label>
         <button type="submit">Save</button>
       </form>
