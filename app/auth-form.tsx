@@ -46,7 +46,7 @@ export async function AuthPage({ mode, searchParams }: { mode: Mode; searchParam
   return (
     <>
       <h1>{AUTH_TITLES[mode]}</h1>
-      <DoneNotice message={mode === "signin" && query.reset === "1" ? "Your new password is set, and every session was signed out. Sign in with it." : null} />
+      <DoneNotice message={mode === "signin" ? resetNotice(query.reset) : null} />
       {safeReturnTo(query.returnTo).startsWith("/device") ? <p className="muted">Sign in, then type the code your terminal shows.</p> : null}
       {provider === null ? (
         <ErrorAlert message={providerError} />
@@ -73,6 +73,15 @@ export async function AuthPage({ mode, searchParams }: { mode: Mode; searchParam
       {mode === "signin" ? <PasskeySignIn returnTo={safeReturnTo(query.returnTo)} /> : null}
     </>
   );
+}
+
+/** What the sign-in page says after a password reset (lib/auth/password-reset.ts). */
+function resetNotice(reset: string | string[] | undefined): string | null {
+  if (reset === "1") return "Your new password is set, and every session was signed out. Sign in with it.";
+  if (reset === "confirmed") {
+    return "Your new password is set and your email address confirmed. As nobody had confirmed the address before, every other way into the account ended too: its sessions, passkeys, identity provider link, access tokens and applications' logins. Sign in with the new password.";
+  }
+  return null;
 }
 
 /** In place of the password form where this service takes none: what to do instead. */

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { Fragment } from "react";
 import { ERROR_CODES, ERRORS } from "@/lib/errors";
 import { ApiReference } from "./api-reference";
 import "./docs.css";
@@ -36,7 +37,18 @@ export default function DocsPage() {
             {ERROR_CODES.map((code) => (
               <tr key={code}>
                 <td>
-                  <code>{code}</code>
+                  <code>
+                    {code.split("_").map((part, index) => (
+                      <Fragment key={index}>
+                        {index > 0 ? (
+                          <>
+                            _<wbr />
+                          </>
+                        ) : null}
+                        {part}
+                      </Fragment>
+                    ))}
+                  </code>
                 </td>
                 <td>{ERRORS[code].status}</td>
                 <td>{ERRORS[code].meaning.replaceAll("`", "")}</td>

@@ -19,7 +19,8 @@ import type { PasswordReset, PasswordResetRequest } from "./schemas";
 // has an account, requests are limited per address and mails per account, the link works once
 // and for 30 minutes, and a newer one voids it (lib/email/email-links.ts). Setting the password
 // ends every session, confirms the address the link went to, and is recorded in the activity
-// with a notice to the address.
+// with a notice to the address. On an account whose address was never confirmed, it also ends
+// every other way in (see resetPassword).
 
 /** Whether "Forgot password?" is offered: passwords are used and mail is sent. */
 export const passwordResetOffered = (cfg: Config) => cfg.accounts.localPasswords && cfg.email !== null;
@@ -44,8 +45,12 @@ export async function requestPasswordReset(cfg: Config, form: PasswordResetReque
   }
 }
 
-/** Sets the password of the link's account and signs out every session; the link is spent in the same transaction. */
-export async function resetPassword(cfg: Config, form: PasswordReset, origin: RequestOrigin): Promise<void> {
+/**
+ * Sets the password of the link's account and signs out every session; the link is spent in the
+ * same transaction. `firstConfirmation`: the address was confirmed by this reset, and every other
+ * way into the account (passkeys, the identity provider, access tokens, OAuth logins) ended.
+ */
+export async function resetPassword(cfg: Config, form: PasswordReset, origin: RequestOrigin): Promise<{ firstConfirmation: boolean }> {
   requirePasswordsOn(cfg);
   // Each attempt costs a password hash, as a sign-in does.
   await consumeRateLimit(limitRules(cfg).authPerAddress, addressSubject(origin.address));
@@ -54,15 +59,29 @@ export async function resetPassword(cfg: Config, form: PasswordReset, origin: Re
   const link = await usableLink(prisma, form.token, "reset_password", now);
   const newHash = await hashPassword(cfg, form.password);
   const useId = randomId();
-  const [spent] = await statementsInOneTransaction([
+  // This reset, once its new hash is stored; and this reset confirming an address that was not
+  // confirmed until now (nothing else sets emailVerifiedAt to this very moment).
+  const reset = { passwordHash: newHash };
+  const firstConfirmed = { passwordHash: newHash, emailVerifiedAt: now };
+  const [spent, , confirmed] = await statementsInOneTransaction([
     spendLinkStatement(prisma, link.id, useId, now),
     prisma.user.updateMany({ where: { id: link.userId, emailLinks: { some: { id: link.id, useId } } }, data: { passwordHash: newHash } }),
     // The link reached the address it was sent to: that address is the account's.
-    prisma.user.updateMany({ where: { id: link.userId, email: link.email, emailVerifiedAt: null, passwordHash: newHash }, data: { emailVerifiedAt: now } }),
-    prisma.session.deleteMany({ where: { userId: link.userId, user: { is: { passwordHash: newHash } } } }),
+    prisma.user.updateMany({ where: { id: link.userId, email: link.email, emailVerifiedAt: null, ...reset }, data: { emailVerifiedAt: now } }),
+    // An account whose address nobody had confirmed may have been made, or used, by someone
+    // else before its owner came ("pre-account hijacking"): a passkey, an identity at the provider,
+    // an access token or an OAuth login they added would outlive the reset. The owner proves the
+    // address now: every way in but the new password ends with it.
+    prisma.passkey.deleteMany({ where: { userId: link.userId, user: { is: firstConfirmed } } }),
+    prisma.passkeyApprovals.deleteMany({ where: { userId: link.userId, user: { is: firstConfirmed } } }),
+    prisma.federatedIdentity.deleteMany({ where: { userId: link.userId, user: { is: firstConfirmed } } }),
+    prisma.accessToken.updateMany({ where: { userId: link.userId, revokedAt: null, user: { is: firstConfirmed } }, data: { revokedAt: now } }),
+    prisma.oAuthLogin.updateMany({ where: { userId: link.userId, revokedAt: null, user: { is: firstConfirmed } }, data: { revokedAt: now, revokedReason: "reset" } }),
+    prisma.session.deleteMany({ where: { userId: link.userId, user: { is: reset } } }),
     passwordChangedRecord(prisma, link.userId, newHash, useId, now, origin, "password_reset"),
     ...noticeStatements(cfg, prisma, link.userId, "password_reset", useId),
   ]);
   if (spent.count !== 1) throw await spentMeanwhile(prisma, form.token, "reset_password", now);
   nudgeOutbox(cfg);
+  return { firstConfirmation: confirmed.count === 1 };
 }

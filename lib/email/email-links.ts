@@ -34,6 +34,9 @@ export function newEmailLinkStatements(cfg: Config, prisma: Database, user: { id
   const linkId = randomId();
   const outboxId = randomId();
   return [
+    // The account's row first: two requests at once take turns (PostgreSQL READ COMMITTED too), so
+    // the second voids the first's link and only the latest works.
+    prisma.$executeRaw`UPDATE "User" SET "email" = "email" WHERE "id" = ${user.id}`,
     prisma.emailLink.updateMany({ where: { userId: user.id, purpose, usedAt: null, voidedAt: null }, data: { voidedAt: now } }),
     prisma.emailLink.create({
       data: { id: linkId, userId: user.id, purpose, tokenHash: hashSecret(token), email: user.email, createdAt: now, expiresAt: new Date(now.getTime() + LINK_LIFETIME_MS[purpose]) },

@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import type { Config } from "../config";
+import { processWide } from "../process-wide";
 
 // Sends one message through SMTP_URL with nodemailer (the well-kept sender: STARTTLS, smtps,
 // authentication and the message's encoding are its own). One transport per process, made on
@@ -11,16 +12,15 @@ export type MailMessage = { to: string; subject: string; text: string };
 const CONNECTION_TIMEOUT_MS = 10_000;
 const SOCKET_TIMEOUT_MS = 30_000;
 
-let transport: { url: string; transporter: Transporter } | null = null;
+const transports = processWide("mail-transports", () => new Map<string, Transporter>());
 
 function transporterFor(url: string): Transporter {
-  if (transport?.url !== url) {
-    transport = {
-      url,
-      transporter: nodemailer.createTransport({ url, connectionTimeout: CONNECTION_TIMEOUT_MS, greetingTimeout: CONNECTION_TIMEOUT_MS, socketTimeout: SOCKET_TIMEOUT_MS }),
-    };
+  let transporter = transports.get(url);
+  if (transporter === undefined) {
+    transporter = nodemailer.createTransport({ url, connectionTimeout: CONNECTION_TIMEOUT_MS, greetingTimeout: CONNECTION_TIMEOUT_MS, socketTimeout: SOCKET_TIMEOUT_MS });
+    transports.set(url, transporter);
   }
-  return transport.transporter;
+  return transporter;
 }
 
 /** Hands `message` to the mail server; throws its refusal or the network's reason. */

@@ -2,7 +2,6 @@ import type { Config } from "../config";
 import { initApprovedRecord } from "../activity/record-activity";
 import type { SessionUser } from "../auth/sessions";
 import { db, statementsInOneTransaction } from "../database/db";
-import { requireVerifiedEmail } from "../auth/email-verification";
 import { noticeStatements } from "../email/notices";
 import { nudgeOutbox } from "../email/outbox";
 import { ApiError, initNotPending, notFound } from "../errors";
@@ -27,8 +26,8 @@ import type { ApproveForm } from "./schemas";
  * The rules, in order, each refusing before anything is written but the code check's own count:
  * a pending init; an access lifetime among the choices (lib/init/access-lifetime.ts); the code
  * check that the browser's proximity to the client asks for (lib/init/code-check-mode.ts), which
- * the code typed at /device in this browser session answers (lib/init/code-entry.ts); a confirmed
- * email where EMAIL_VERIFICATION=required (lib/auth/email-verification.ts).
+ * the code typed at /device in this browser session answers (lib/init/code-entry.ts). (A confirmed
+ * email where EMAIL_VERIFICATION=required is the route's first check, before the passkey step-up.)
  */
 export async function approveInit(cfg: Config, { id: userId, sessionId }: SessionUser, initId: string, form: ApproveForm, origin: RequestOrigin): Promise<string> {
   const { choice, check } = form;
@@ -37,7 +36,6 @@ export async function approveInit(cfg: Config, { id: userId, sessionId }: Sessio
   const proximity = proximityOf(cfg, init.observedIp, origin.address);
   const mode = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity);
   if (mode === "refused") throw clientElsewhere();
-  await requireVerifiedEmail(cfg, userId);
   // Typed at /device in this browser session: the approval's own update uses it up.
   if (init.codeEnteredSessionId !== sessionId) await checkUserCode(cfg, mode, init.id, init.userCode, check);
   const now = new Date();

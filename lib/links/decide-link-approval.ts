@@ -1,5 +1,4 @@
 import type { Config } from "../config";
-import { requireVerifiedEmail } from "../auth/email-verification";
 import { db } from "../database/db";
 import { ApiError, notFound } from "../errors";
 import { clientElsewhere } from "../init/code-check-mode";
@@ -23,7 +22,6 @@ export async function decideLinkApproval(cfg: Config, userId: string, pathProjec
   assertLegacyLinkApproval(cfg);
   const projectId = await resolveProjectId(pathProjectId, userId);
   if (projectId === null) throw notFound("You have no project with this id.");
-  if (decision === "approved") await requireVerifiedEmail(cfg, userId);
   const prisma = await db();
   const linked = async () => (await prisma.projectLink.findUnique({ where: { projectId_iv: { projectId, iv } }, select: { id: true } })) !== null;
   if (await linked()) throw alreadyLinked();

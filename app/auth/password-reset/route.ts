@@ -3,6 +3,6 @@ import { route } from "@/lib/api/route";
 import { resetPassword } from "@/lib/auth/password-reset";
 
 export const POST = route(resetPasswordOperation, async ({ cfg, body, origin }) => {
-  await resetPassword(cfg, body, origin);
-  return { to: "/signin?reset=1" };
+  const { firstConfirmation } = await resetPassword(cfg, body, origin);
+  return { to: firstConfirmation ? "/signin?reset=confirmed" : "/signin?reset=1" };
 });

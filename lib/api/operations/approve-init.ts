@@ -35,5 +35,6 @@ export const approveInitOperation = operation({
     "too_many_new_projects",
     "passkey_required",
     "passkey_rejected",
+    "email_unverified",
   ],
 });

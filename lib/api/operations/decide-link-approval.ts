@@ -24,5 +24,5 @@ const decision = <B>(route: `/${string}`, form: z.ZodType<B>, decisionErrors: re
     errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "invalid_request", "not_found", "link_conflict", "no_client_waiting", ...decisionErrors],
   });
 
-export const approveLinkOperation = decision("/projects/[id]/link/[iv]/approve", stepUpFieldsSchema, ["client_elsewhere", "passkey_required", "passkey_rejected"]);
+export const approveLinkOperation = decision("/projects/[id]/link/[iv]/approve", stepUpFieldsSchema, ["client_elsewhere", "passkey_required", "passkey_rejected", "email_unverified"]);
 export const denyLinkOperation = decision("/projects/[id]/link/[iv]/deny", emptyFormSchema, []);

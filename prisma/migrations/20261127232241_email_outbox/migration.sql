@@ -56,3 +56,8 @@ CREATE INDEX "OutboxEmail_endedAt_idx" ON "OutboxEmail"("endedAt");
 -- CreateIndex
 CREATE INDEX "OutboxEmail_userId_idx" ON "OutboxEmail"("userId");
 
+
+-- An account made by the identity provider whose email the provider said was verified is
+-- confirmed from the start, as new ones are (lib/identity/accounts.ts).
+UPDATE "User" SET "emailVerifiedAt" = "createdAt"
+WHERE EXISTS (SELECT 1 FROM "FederatedIdentity" f WHERE f."userId" = "User"."id" AND f."emailVerified" = 1 AND f."email" = "User"."email");

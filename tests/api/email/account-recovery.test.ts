@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { config } from "@/lib/config";
 import { db } from "@/lib/database/db";
 import { deliverDueEmails } from "@/lib/email/outbox";
+import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
+import { randomId } from "@/lib/secrets";
 import { changedTables, databaseFingerprint } from "../../helpers/hostile";
 import {
   approve,
@@ -71,7 +73,8 @@ describe("Forgot password", () => {
     expect(outbox[0]).toMatchObject({ outcome: "sent", sealedToken: null });
     expect(JSON.stringify(await prisma.emailLink.findMany({ where: { userId: user.id } }))).not.toContain(token);
 
-    expect(location(await resetPasswordForm({ token, password: NEW_PASSWORD }))).toBe(`${SITE}/signin?reset=1`);
+    // A new account's address was not confirmed: the reset confirms it.
+    expect(location(await resetPasswordForm({ token, password: NEW_PASSWORD }))).toBe(`${SITE}/signin?reset=confirmed`);
     expect(await prisma.session.count({ where: { userId: user.id } })).toBe(0);
     expect((await prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerifiedAt).not.toBeNull();
     expect(await prisma.activityEvent.count({ where: { userId: user.id, kind: "password_reset" } })).toBe(1);
@@ -121,13 +124,37 @@ describe("Forgot password", () => {
     const { email } = await newAccount();
     const token = await resetLink(email);
     const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => resetPasswordForm({ token, password: `concurrent passphrase ${index}` })));
-    const won = answers.filter((answer) => location(answer) === `${SITE}/signin?reset=1`);
+    const won = answers.filter((answer) => location(answer) === `${SITE}/signin?reset=confirmed`);
     expect(won).toHaveLength(1);
-    for (const answer of answers) expect([`${SITE}/signin?reset=1`, `${SITE}/reset-password?error=email_link_used`, `${SITE}/reset-password?error=unavailable`]).toContain(location(answer));
+    for (const answer of answers) expect([`${SITE}/signin?reset=confirmed`, `${SITE}/reset-password?error=email_link_used`, `${SITE}/reset-password?error=unavailable`]).toContain(location(answer));
     const prisma = await db();
     expect(await prisma.activityEvent.count({ where: { kind: "password_reset", user: { email } } })).toBe(1);
     const winner = answers.indexOf(won[0]);
     expect(sessionTokenOf(await signIn({ email, password: `concurrent passphrase ${winner}` }))).not.toBeNull();
+  });
+
+  it("ends every other way in when it confirms an address nobody had confirmed, and none when the address was confirmed", async () => {
+    const prisma = await db();
+    // Someone made the account with another's address and added their own ways in.
+    const { email } = await newAccount();
+    const user = await prisma.user.findUniqueOrThrow({ where: { email } });
+    await prisma.passkey.create({ data: { id: randomId(), userId: user.id, credentialId: randomId(), publicKey: "key", counter: 0n, name: "squatter's key", createdAt: new Date() } });
+    await prisma.passkeyApprovals.create({ data: { userId: user.id, createdAt: new Date() } });
+    await prisma.federatedIdentity.create({ data: { id: randomId(), issuer: "https://login.example.com", subject: randomId(), userId: user.id, email: null, emailVerified: false, createdAt: new Date() } });
+    const { token } = await createAccessToken(user.id, { name: "squatter's token", scope: "all", lifetime: "never" });
+    expect(location(await resetPasswordForm({ token: await resetLink(email), password: NEW_PASSWORD }))).toBe(`${SITE}/signin?reset=confirmed`);
+    expect(await prisma.passkey.count({ where: { userId: user.id } })).toBe(0);
+    expect(await prisma.passkeyApprovals.count({ where: { userId: user.id } })).toBe(0);
+    expect(await prisma.federatedIdentity.count({ where: { userId: user.id } })).toBe(0);
+    expect(await prisma.accessToken.count({ where: { userId: user.id, revokedAt: null } })).toBe(0);
+    expect(token).toMatch(/^ilat_/);
+
+    // An address confirmed before: the reset ends the sessions only.
+    const confirmed = await newAccount();
+    const owner = await prisma.user.update({ where: { email: confirmed.email }, data: { emailVerifiedAt: new Date() } });
+    await prisma.passkey.create({ data: { id: randomId(), userId: owner.id, credentialId: randomId(), publicKey: "key", counter: 0n, name: "laptop", createdAt: new Date() } });
+    expect(location(await resetPasswordForm({ token: await resetLink(confirmed.email), password: NEW_PASSWORD }))).toBe(`${SITE}/signin?reset=1`);
+    expect(await prisma.passkey.count({ where: { userId: owner.id } })).toBe(1);
   });
 
   it("sends nothing more past the account's mails an hour, and still answers the same", async () => {
@@ -173,7 +200,7 @@ describe("The outbox", () => {
     expect(refused.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
     expect(await deliverDueEmails(config(), new Date(refused.nextAttemptAt.getTime() + 1))).toMatchObject({ sent: 1 });
     const token = linkToken(await mailbox.next(email, "Set a new password"));
-    expect(location(await resetPasswordForm({ token, password: NEW_PASSWORD }))).toBe(`${SITE}/signin?reset=1`);
+    expect(location(await resetPasswordForm({ token, password: NEW_PASSWORD }))).toBe(`${SITE}/signin?reset=confirmed`);
   });
 
   it("drops a mail whose link was replaced before it could be sent", async () => {

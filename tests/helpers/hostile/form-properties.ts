@@ -48,6 +48,8 @@ const FORM_WRITES: Partial<Record<RouteName, { countedRefusals: readonly ErrorCo
   // after the answer, whenever it gets to it.
   "POST /auth/password-reset/request": { countedRefusals: ["rate_limited"], backgroundTables: ["OutboxEmail"] },
   // A new password is hashed for every attempt past validation, so each counts as a sign-in would.
+  // Past the account's five link mails an hour, a request is refused by the counter it took.
+  "POST /settings/email/verify": { countedRefusals: ["rate_limited"], backgroundTables: ["OutboxEmail"] },
   "POST /auth/password-reset": {
     countedRefusals: ["email_link_invalid", "email_link_used", "email_link_voided", "email_link_expired", "rate_limited"],
     backgroundTables: ["OutboxEmail"],

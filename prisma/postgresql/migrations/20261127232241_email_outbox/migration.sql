@@ -64,3 +64,8 @@ ALTER TABLE "EmailLink" ADD CONSTRAINT "EmailLink_userId_fkey" FOREIGN KEY ("use
 -- AddForeignKey
 ALTER TABLE "OutboxEmail" ADD CONSTRAINT "OutboxEmail_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
+
+-- An account made by the identity provider whose email the provider said was verified is
+-- confirmed from the start, as new ones are (lib/identity/accounts.ts).
+UPDATE "User" SET "emailVerifiedAt" = "createdAt"
+WHERE EXISTS (SELECT 1 FROM "FederatedIdentity" f WHERE f."userId" = "User"."id" AND f."emailVerified" AND f."email" = "User"."email");
