@@ -50,6 +50,8 @@ const FORM_WRITES: Partial<Record<RouteName, { countedRefusals: readonly ErrorCo
   // A new password is hashed for every attempt past validation, so each counts as a sign-in would.
   // Past the account's five link mails an hour, a request is refused by the counter it took.
   "POST /settings/email/verify": { countedRefusals: ["rate_limited"], backgroundTables: ["OutboxEmail"] },
+  // It queues no mail, but the outbox may still be sending what earlier requests queued.
+  "POST /auth/verify-email": { countedRefusals: [], backgroundTables: ["OutboxEmail"] },
   "POST /auth/password-reset": {
     countedRefusals: ["email_link_invalid", "email_link_used", "email_link_voided", "email_link_expired", "rate_limited"],
     backgroundTables: ["OutboxEmail"],
