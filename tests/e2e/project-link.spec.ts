@@ -52,7 +52,7 @@ test("link a client to a project, use its bearer, and revoke it from the project
   await page.getByLabel("New name").fill("Secrets vault (prod)");
   await page.getByRole("button", { name: "Rename", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Secrets vault (prod)", level: 1 })).toBeVisible();
-  await expect(page.getByRole("status")).toHaveText("Renamed. Its links, key and tokens are as they were.");
+  await expect(page.getByRole("status").filter({ hasText: "Renamed." })).toHaveText("Renamed. Its links, key and tokens are as they were.");
   // The client is named by its sender and device (its access token's name), its software briefly.
   const clients = page.getByRole("region", { name: "Linked clients" });
   await expect(clients.getByText("@acme/cli on build box <b>bold</b>", { exact: true })).toBeVisible();
