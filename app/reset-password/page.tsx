@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { isLinkError, pageMessage } from "@/lib/errors";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
+import { DeadLink } from "../dead-link";
 import { ErrorAlert } from "../form-parts";
 import { LinkTokenField } from "../link-token-field";
 
@@ -13,13 +13,7 @@ export default async function ResetPasswordPage({ searchParams }: { searchParams
     <>
       <h1>Set a new password</h1>
       {isLinkError(query.error) ? (
-        // A link that no longer works: no form to fill in for nothing, only the way to a new one.
-        <div className="card stack">
-          <ErrorAlert message={pageMessage(query.error)} />
-          <p>
-            <Link href="/forgot-password">Ask for a new link</Link>
-          </p>
-        </div>
+        <DeadLink message={pageMessage(query.error)} href="/forgot-password" label="Ask for a new link" />
       ) : (
         <ResetForm error={pageMessage(query.error)} />
       )}

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { isLinkError, pageMessage } from "@/lib/errors";
+import { DeadLink } from "../dead-link";
 import { DoneNotice, ErrorAlert } from "../form-parts";
 import { LinkTokenField } from "../link-token-field";
 
@@ -23,12 +24,7 @@ export default async function VerifyEmailPage({ searchParams }: { searchParams: 
     <>
       <h1>Confirm your email address</h1>
       {isLinkError(query.error) ? (
-        <div className="card stack">
-          <ErrorAlert message={pageMessage(query.error)} />
-          <p>
-            <Link href="/settings/email">Send a new link from Settings → Email</Link>
-          </p>
-        </div>
+        <DeadLink message={pageMessage(query.error)} href="/settings/email" label="Send a new link from Settings → Email" />
       ) : (
         <form method="post" action="/auth/verify-email" className="card stack">
           <ErrorAlert message={pageMessage(query.error)} />
