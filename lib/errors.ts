@@ -224,6 +224,61 @@ export const ERRORS = {
     example: "This link has expired. Ask for a new one.",
     page: "This link has expired. Ask for a new one.",
   },
+  // Teams (lib/teams/): an invitation's single-use link, and the rules of roles.
+  invitation_invalid: {
+    status: 400,
+    meaning: "The token of a team invitation is not one this service made (pages only).",
+    example: "This invitation is not valid. Ask the team's admin for a new one.",
+    page: "This invitation is not valid. Ask the team's admin for a new one.",
+  },
+  invitation_used: {
+    status: 410,
+    meaning: "The invitation was accepted already: each works once (pages only).",
+    example: "This invitation was accepted already: each works once.",
+    page: "This invitation was accepted already: each works once. Ask the team's admin for a new one if you need it.",
+  },
+  invitation_revoked: {
+    status: 410,
+    meaning: "An admin of the team revoked the invitation (pages only).",
+    example: "This invitation was revoked by an admin of the team.",
+    page: "This invitation was revoked by an admin of the team. Ask them for a new one.",
+  },
+  invitation_expired: {
+    status: 410,
+    meaning: "The invitation's 7 days are over (pages only).",
+    example: "This invitation has expired. Ask the team's admin for a new one.",
+    page: "This invitation has expired: invitations work for 7 days. Ask the team's admin for a new one.",
+  },
+  invitation_email_mismatch: {
+    status: 403,
+    meaning: "The invitation names another email than the signed-in account's, and the admin did not allow any email (pages only).",
+    example: "This invitation is for another email address. Sign in with that address's account.",
+    page: "This invitation is for another email address. Sign out, then sign in or sign up with the address it was sent to.",
+  },
+  team_role_required: {
+    status: 403,
+    meaning: "The person's role in the team does not allow this; `docs/teams.md` lists who may do what (pages only).",
+    example: "Only the team's owners and admins may do this.",
+    page: "Your role in this team does not allow this. Ask one of its admins or owners.",
+  },
+  last_owner: {
+    status: 409,
+    meaning: "The change would leave the team without an owner: make someone else an owner first (pages only).",
+    example: "A team keeps at least one owner: make another member an owner first.",
+    page: "A team keeps at least one owner. Make another member an owner first.",
+  },
+  already_member: {
+    status: 409,
+    meaning: "The account is a member of the team already (pages only).",
+    example: "You are a member of this team already.",
+    page: "That account is a member of this team already.",
+  },
+  team_has_projects: {
+    status: 409,
+    meaning: "A team that has projects cannot be deleted: their links and keys would go with it (pages only).",
+    example: "This team still has projects: a team with projects cannot be deleted.",
+    page: "This team still has projects, and deleting it would cut off every client linked to them. It can be deleted once it has none.",
+  },
   already_verified: {
     status: 409,
     meaning: "The account's email is confirmed already: no new link is sent (pages only).",

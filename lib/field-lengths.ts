@@ -13,6 +13,7 @@ export const PASSWORD_MAX = 1024;
 
 export const PROJECT_NAME_MAX = 100;
 export const TOKEN_NAME_MAX = 100;
+export const TEAM_NAME_MAX = 100;
 
 /** What the code field of the init page accepts: eight letters, typed with any dashes or spaces. */
 export const USER_CODE_INPUT_MAX = 50;

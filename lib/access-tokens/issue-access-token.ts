@@ -2,7 +2,7 @@ import { accessTokenRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../database/db";
 import { notFound } from "../errors";
 import { TOKEN_NAME_MAX } from "../field-lengths";
-import { findOwnedProject } from "../projects/projects";
+import { findReachableProject } from "../projects/projects";
 import { hashSecret, randomId, randomSecret } from "../secrets";
 import type { NewToken } from "./schemas";
 
@@ -50,7 +50,7 @@ export type NewTokenAnswer = { id: string; token: string; name: string; expires_
 export async function createAccessToken(userId: string, input: NewToken): Promise<NewTokenAnswer> {
   let projectId: string | null = null;
   if (input.scope !== "all") {
-    const project = await findOwnedProject(userId, input.scope);
+    const project = await findReachableProject(userId, input.scope);
     if (project === null) throw notFound("You have no project with this id.");
     projectId = project.id;
   }

@@ -73,13 +73,13 @@ export function linkCreatedRecord(prisma: Database, linkId: string, address: str
     ON CONFLICT DO NOTHING`;
 }
 
-/** A link revoked by its project's owner `userId`. */
+/** A link revoked by `userId` (its project's owner, an admin of its team, or the person whose token made it); a team's admins see it too. */
 export function linkRevokedRecord(prisma: Database, linkId: string, userId: string): ActivityRecord {
   return prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ${ACTIVITY_COLUMNS}
-    SELECT ${randomId()}, u."id", ${activityKind("link_revoked")}, l."id", l."revokedAt", p."id", p."name", NULL, NULL, NULL, NULL, NULL, l."userAgent", t."name", l."iv", u."email"
-    FROM "ProjectLink" l JOIN "AccessToken" t ON t."id" = l."accessTokenId" JOIN "Project" p ON p."id" = l."projectId" JOIN "User" u ON u."id" = p."ownerId"
-    WHERE l."id" = ${linkId} AND l."revokedAt" IS NOT NULL AND p."ownerId" = ${userId}
+    INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "projectId", "projectName", "observedUserAgent", "tokenName", "iv", "decidedBy", "teamId")
+    SELECT ${randomId()}, u."id", ${activityKind("link_revoked")}, l."id", l."revokedAt", p."id", p."name", l."userAgent", t."name", l."iv", u."email", p."teamId"
+    FROM "ProjectLink" l JOIN "AccessToken" t ON t."id" = l."accessTokenId" JOIN "Project" p ON p."id" = l."projectId" JOIN "User" u ON u."id" = ${userId}
+    WHERE l."id" = ${linkId} AND l."revokedAt" IS NOT NULL
     ON CONFLICT DO NOTHING`;
 }
 

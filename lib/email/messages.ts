@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { unseal } from "../crypto/sealed";
 import type { Database } from "../database/db";
+import { invitationTokenBinding, invitationUrl } from "./invitation-mail";
 import { LINK_LIFETIME_MS, LINK_PAGE, outboxTokenBinding, type EmailLinkPurpose } from "./email-links";
 import type { MailMessage } from "./mail-transport";
 
@@ -9,7 +10,7 @@ import type { MailMessage } from "./mail-transport";
 // a mail client could load from elsewhere. Each says what happened, where and when, and what to
 // do if it was not the reader.
 
-export type OutboxRow = { id: string; kind: string; to: string; sealedToken: string | null; emailLinkId: string | null; activityEventId: string | null };
+export type OutboxRow = { id: string; kind: string; to: string; sealedToken: string | null; emailLinkId: string | null; teamInvitationId: string | null; activityEventId: string | null };
 
 /** A message to send, or why none is: its link was used or replaced before the mail left, or its event is gone. */
 export type Composed = { send: MailMessage } | { drop: string };
@@ -19,6 +20,7 @@ const from = (address: string | null, userAgent: string | null) => [address ?? "
 
 export async function composeEmail(cfg: Config, prisma: Database, row: OutboxRow, now: Date): Promise<Composed> {
   if (row.kind === "verify_email" || row.kind === "reset_password") return composeLinkEmail(cfg, prisma, row, row.kind, now);
+  if (row.kind === "team_invitation") return composeInvitationEmail(cfg, prisma, row, now);
   if (row.activityEventId === null) return { drop: "no event" };
   const event = await prisma.activityEvent.findUnique({ where: { id: row.activityEventId } });
   if (event === null) return { drop: "its activity event is gone" };
@@ -86,6 +88,23 @@ async function composeLinkEmail(cfg: Config, prisma: Database, row: OutboxRow, p
       to: row.to,
       subject: `Confirm your email address for ${cfg.brand.name}`,
       text: `Confirm that ${row.to} is the address of your account at ${cfg.appUrl} by opening this link within ${lifetime}:\n\n${url}\n\nIf you made no account there, ignore this mail.`,
+    },
+  };
+}
+
+async function composeInvitationEmail(cfg: Config, prisma: Database, row: OutboxRow, now: Date): Promise<Composed> {
+  if (row.sealedToken === null || row.teamInvitationId === null) return { drop: "no invitation" };
+  const invitation = await prisma.teamInvitation.findUnique({
+    where: { id: row.teamInvitationId },
+    select: { role: true, invitedBy: true, expiresAt: true, acceptedAt: true, revokedAt: true, team: { select: { name: true } } },
+  });
+  if (invitation === null || invitation.acceptedAt !== null || invitation.revokedAt !== null || invitation.expiresAt <= now) return { drop: "its invitation is no longer open" };
+  const url = invitationUrl(cfg, unseal(cfg.masterKey, row.sealedToken, invitationTokenBinding(row.id)).toString("utf8"));
+  return {
+    send: {
+      to: row.to,
+      subject: `${invitation.invitedBy} invited you to the team ${invitation.team.name} on ${cfg.brand.name}`,
+      text: `${invitation.invitedBy} invited ${row.to} to join the team "${invitation.team.name}" at ${cfg.appUrl} as ${invitation.role === "member" ? "a member" : `an ${invitation.role}`}.\n\nTo join, open this link before ${when(invitation.expiresAt)}, then sign in or sign up:\n\n${url}\n\nIt works once. If you do not know ${invitation.invitedBy}, ignore this mail.`,
     },
   };
 }

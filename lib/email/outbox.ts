@@ -38,7 +38,7 @@ export async function deliverDueEmails(cfg: Config, now = new Date()): Promise<D
     where: { outcome: null, nextAttemptAt: { lte: now }, OR: [{ claimedUntil: null }, { claimedUntil: { lte: now } }] },
     orderBy: { nextAttemptAt: "asc" },
     take: BATCH,
-    select: { id: true, kind: true, to: true, sealedToken: true, emailLinkId: true, activityEventId: true, attempts: true, claimedUntil: true },
+    select: { id: true, kind: true, to: true, sealedToken: true, emailLinkId: true, teamInvitationId: true, activityEventId: true, attempts: true, claimedUntil: true },
   });
   for (const row of due) {
     // The lease and the link's validity from this moment: a pass may run long behind a slow server.

@@ -5,8 +5,11 @@ import { db, statementsInOneTransaction } from "../database/db";
 import { noticeStatements } from "../email/notices";
 import { nudgeOutbox } from "../email/outbox";
 import { ApiError, initNotPending, notFound } from "../errors";
+import { RANDOM_ID_PATTERN } from "../secrets";
 import { countedNewProject, insertProjectWithinCap } from "../projects/new-project";
-import { findOwnedProject } from "../projects/projects";
+import { findReachableProject } from "../projects/projects";
+import { hasRole } from "../teams/roles";
+import { lockMembershipStatement, reachesProjectSql, teamRoleOf } from "../teams/team-access";
 import type { RequestOrigin } from "../request-origin";
 import { chosenAccessLifetime } from "./access-lifetime";
 import { checkUserCode } from "./code-check";
@@ -42,15 +45,20 @@ export async function approveInit(cfg: Config, { id: userId, sessionId }: Sessio
   // An approval from another network than the client's is told to the account's address.
   const decision = { userId, origin, now, accessLifetimeSeconds: lifetime.ms / 1000, notice: proximity === "elsewhere" };
   if (choice.kind === "existing") {
-    const project = await findOwnedProject(userId, choice.id);
+    const project = await findReachableProject(userId, choice.id);
     if (project === null) throw notFound("You have no project with this id.");
     if (!(await decide(cfg, init.id, project.id, decision))) throw await notPendingNow(init.id);
     return project.id;
   }
+  if (choice.teamId !== null) {
+    const role = RANDOM_ID_PATTERN.test(choice.teamId) ? await teamRoleOf(userId, choice.teamId) : null;
+    if (role === null) throw notFound("You are not a member of a team with this id.");
+    if (!hasRole(role, "admin")) throw new ApiError("team_role_required", "Only the team's owners and admins may make its projects: choose one of its projects instead.");
+  }
   return countedNewProject(cfg, userId, origin.address, async () => {
     // The new project takes the init's id: clients that keep the init id as the project id
     // address the right project. The primary key also makes a second new project impossible.
-    const created = await insertProjectWithinCap(cfg, { id: init.id, name: choice.name, ownerId: userId, createdAt: now });
+    const created = await insertProjectWithinCap(cfg, { id: init.id, name: choice.name, ownerId: userId, teamId: choice.teamId, createdAt: now });
     if (created === "taken") throw initNotPending(NOT_PENDING.done);
     if (await decide(cfg, init.id, init.id, decision)) return init.id;
     const prisma = await db();
@@ -62,18 +70,23 @@ export async function approveInit(cfg: Config, { id: userId, sessionId }: Sessio
 /** Who approves, from where, when, for how long, and whether the account is told by mail. */
 type Decision = { userId: string; origin: RequestOrigin; now: Date; accessLifetimeSeconds: number; notice: boolean };
 
-/** The one conditional update that approves, with its activity record (and notice); true if this request won. */
+/**
+ * The one conditional update that approves, with its activity record (and notice); true if this
+ * request won. The person must still reach the project when it runs: a team project's membership
+ * is locked first (lib/teams/team-access.ts), so an approval racing the person's removal either
+ * commits first and is revoked by the removal, or is refused.
+ */
 async function decide(cfg: Config, initId: string, projectId: string, { userId, origin, now, accessLifetimeSeconds, notice }: Decision): Promise<boolean> {
   const prisma = await db();
-  const [approved] = await statementsInOneTransaction([
-    prisma.init.updateMany({
-      where: { id: initId, status: "pending", expiresAt: { gt: now } },
-      data: { status: "done", projectId, approvedById: userId, decidedAt: now, accessLifetimeSeconds, codeEnteredSessionId: null },
-    }),
+  const [, approved] = await statementsInOneTransaction([
+    lockMembershipStatement(prisma, projectId, userId),
+    prisma.$executeRaw`
+      UPDATE "Init" SET "status" = 'done', "projectId" = ${projectId}, "approvedById" = ${userId}, "decidedAt" = ${now}, "accessLifetimeSeconds" = ${accessLifetimeSeconds}, "codeEnteredSessionId" = NULL
+      WHERE "id" = ${initId} AND "status" = 'pending' AND "expiresAt" > ${now} AND EXISTS (SELECT 1 FROM "Project" p WHERE p."id" = ${projectId} AND ${reachesProjectSql("p", userId)})`,
     initApprovedRecord(prisma, initId, userId, origin),
     ...(notice ? noticeStatements(cfg, prisma, userId, "init_approved", initId) : []),
   ]);
-  if (approved.count !== 1) return false;
+  if (approved !== 1) return false;
   await publishInitChange(cfg, initId);
   if (notice) nudgeOutbox(cfg);
   return true;

@@ -33,8 +33,8 @@ export type CreateInitBody = z.infer<typeof createInitBodySchema>;
 
 export const initIdParamsSchema = z.object({ id: z.string() });
 
-/** Where the person links the client: a new project named on the page, or one of theirs. */
-export type ProjectChoice = { kind: "new"; name: string } | { kind: "existing"; id: string };
+/** Where the person links the client: a new project named on the page (personal, or in one of their teams), or one they reach. */
+export type ProjectChoice = { kind: "new"; name: string; teamId: string | null } | { kind: "existing"; id: string };
 /** What the person did about the code: ticked that it matches, or typed it. */
 export type CodeCheck = { confirmed: boolean; entered: string };
 /** The approve form as the approval reads it; `lifetime`: the access lifetime's label as sent (absent: the preselected one). */
@@ -48,6 +48,8 @@ export const approveFormSchema = z
   .object({
     project: z.string({ error: "choose a project" }).max(100),
     name: z.string().optional(),
+    // The team a new project is made in; absent or empty: a personal project.
+    team: z.string().max(100).optional(),
     code_confirmed: z.string().optional(),
     user_code: z.string().max(USER_CODE_INPUT_MAX).optional(),
     // One of ACCESS_LIFETIME_CHOICES, checked against them by the approval (lib/init/access-lifetime.ts).
@@ -62,7 +64,7 @@ export const approveFormSchema = z
       for (const issue of name.error.issues) ctx.addIssue({ code: "custom", message: issue.message, path: ["name"] });
       return z.NEVER;
     }
-    return { choice: { kind: "new", name: name.data }, check, lifetime };
+    return { choice: { kind: "new", name: name.data, teamId: fields.team === undefined || fields.team === "" ? null : fields.team }, check, lifetime };
   });
 
 // Answer schemas of the init operations: they type the answers and feed the OpenAPI document
@@ -111,7 +113,11 @@ export const initStatusAnswerSchema = z
     project_id: z.string().optional().meta({ description: "Once done: the project the person chose." }),
     project_url: z.url().optional().meta({ description: "Once done: the project's page." }),
     project: z
-      .object({ id: z.string(), name: z.string() })
+      .object({
+        id: z.string(),
+        name: z.string(),
+        team_id: z.string().nullable().meta({ description: "The team the project belongs to (docs/teams.md); null for a personal project." }),
+      })
       .optional()
       .meta({ description: "Once done, for the holder of the init's secret only." }),
     approved_by: z
@@ -149,7 +155,7 @@ export const initStatusAnswerSchema = z
         expires_at: 1764000900000,
         project_id: "UHJvamVjdElkRXhhbXBsZQ",
         project_url: "https://initlink.example/projects/UHJvamVjdElkRXhhbXBsZQ",
-        project: { id: "UHJvamVjdElkRXhhbXBsZQ", name: "My app" },
+        project: { id: "UHJvamVjdElkRXhhbXBsZQ", name: "My app", team_id: null },
         approved_by: null,
         access_token: "ilat_bm90LWEtcmVhbC10b2tlbi1qdXN0LWFuLWV4YW1wbGU",
         access_token_expires_at: 1771776030000,

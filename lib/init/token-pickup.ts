@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { tokenCollectedRecord } from "../activity/record-activity";
-import { db, inOneTransaction } from "../database/db";
+import { db, statementsInOneTransaction } from "../database/db";
+import { lockMembershipStatement, reachableProjects } from "../teams/team-access";
 import { ApiError } from "../errors";
 import { consumeRateLimit, giveBack, type TakenUnit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
@@ -18,7 +19,7 @@ type IssuedProjectToken = IssuedAccessToken & { expiresAt: Date };
 
 /** What the client holding the init's secret learns besides the status. */
 export type PickupExtras = {
-  project?: { id: string; name: string };
+  project?: { id: string; name: string; team_id: string | null };
   /** Null unless the approver's account lets clients learn their email (/settings/privacy). */
   approved_by?: { email: string; email_verified: boolean } | null;
   access_token?: string;
@@ -74,15 +75,20 @@ export async function claimAccessToken(approval: Approval, origin: RequestOrigin
   const prisma = await db();
   const name = approval.senderDevice ? `${approval.sender} on ${approval.senderDevice}` : approval.sender;
   const issued = await issueProjectAccessToken(approval.approvedById, approval.projectId, name, expiresAt, approval.dpopJkt);
-  const [claimed] = await inOneTransaction(
+  const reached = { project: { is: reachableProjects(approval.approvedById) } };
+  const [, claimed] = await statementsInOneTransaction([
+    // The approver must still reach the project: a team project's membership is locked first, so a
+    // removal racing this claim either revokes the token it made or makes it refuse (lib/teams/).
+    lockMembershipStatement(prisma, approval.projectId, approval.approvedById),
     // Only a done init: one whose approval was reported ("This wasn't me", lib/approvals/) is denied.
-    prisma.init.updateMany({ where: { id: approval.initId, status: "done", accessTokenId: null }, data: { accessTokenId: issued.id } }),
+    prisma.init.updateMany({ where: { id: approval.initId, status: "done", accessTokenId: null, ...reached }, data: { accessTokenId: issued.id } }),
     tokenCollectedRecord(prisma, approval.initId, issued.id, origin),
-  );
+  ]);
   if (claimed.count === 1) return issued;
   await deleteAccessToken(issued.id);
-  const now = await prisma.init.findUnique({ where: { id: approval.initId }, select: { status: true } });
-  return now?.status === "denied" ? "denied" : "collected";
+  const now = await prisma.init.findUnique({ where: { id: approval.initId }, select: { status: true, accessTokenId: true } });
+  // An approver who left the project's team since (or was removed) no longer gives it.
+  return now?.status === "denied" || now?.accessTokenId === null ? "denied" : "collected";
 }
 
 /**
@@ -94,13 +100,13 @@ export async function pickupExtras(cfg: Config, initId: string, alreadyIssued: b
   const prisma = await db();
   const init = await prisma.init.findUniqueOrThrow({
     where: { id: initId },
-    select: { status: true, sender: true, senderDevice: true, accessLifetimeSeconds: true, project: { select: { id: true, name: true } }, approvedBy: { select: { id: true, email: true, emailVerifiedAt: true, shareEmailWithClients: true } } },
+    select: { status: true, sender: true, senderDevice: true, accessLifetimeSeconds: true, project: { select: { id: true, name: true, teamId: true } }, approvedBy: { select: { id: true, email: true, emailVerifiedAt: true, shareEmailWithClients: true } } },
   });
   if (init.status === "denied") return "denied";
   if (init.project === null || init.approvedBy === null) return {};
   // Privacy: by default the client learns the project, not the person who approved it.
   const approvedBy = init.approvedBy.shareEmailWithClients ? { email: init.approvedBy.email, email_verified: init.approvedBy.emailVerifiedAt !== null } : null;
-  const extras: PickupExtras = { project: init.project, approved_by: approvedBy };
+  const extras: PickupExtras = { project: { id: init.project.id, name: init.project.name, team_id: init.project.teamId }, approved_by: approvedBy };
   if (alreadyIssued) return extras;
   const approval = {
     initId,

@@ -21,6 +21,11 @@ export const RESET_REQUESTS_PER_ADDRESS = 20;
 /** Mails with a link (a reset, a confirmation) one account may be sent in an hour: a mailbox is not a target to flood. */
 export const LINK_MAILS_PER_ACCOUNT = 5;
 
+/** Teams one account may make in an hour: each is a row, and a name shown to its members. */
+export const NEW_TEAMS_PER_ACCOUNT = 10;
+/** Invitations one team may send in an hour: each may be a mail to someone who never asked for it. */
+export const INVITATIONS_PER_TEAM = 20;
+
 export function limitRules(cfg: Config) {
   const { limits } = cfg;
   return {
@@ -73,6 +78,10 @@ export function limitRules(cfg: Config) {
     resetRequestsPerAddress: { name: "reset-requests-address", limit: RESET_REQUESTS_PER_ADDRESS, windowMs: HOUR_MS },
     /** Mails with a link per account; past it, a request sends nothing and its answer stays the same (it must not tell whether the email has an account). */
     linkMailsPerAccount: { name: "link-mails-account", limit: LINK_MAILS_PER_ACCOUNT, windowMs: HOUR_MS },
+    /** New teams per account (lib/teams/teams.ts). */
+    newTeamsPerAccount: { name: "new-teams-account", limit: NEW_TEAMS_PER_ACCOUNT, windowMs: HOUR_MS },
+    /** Invitations per team (lib/teams/invitations.ts); a refused invitation gives its unit back. */
+    invitationsPerTeam: { name: "invitations-team", limit: INVITATIONS_PER_TEAM, windowMs: HOUR_MS },
     pickupsPerInit: { name: "pickups-init", limit: limits.pickupsPerInitPerMinute, windowMs: MINUTE_MS },
     /**
      * Token introspections (RFC 7662), per access token authenticating them: each reads the

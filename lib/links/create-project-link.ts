@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import { linkCreatedRecord } from "../activity/record-activity";
-import { db, inOneTransaction } from "../database/db";
+import { db, statementsInOneTransaction } from "../database/db";
+import { lockMembershipStatement, reachesProjectSql, teamIdOf } from "../teams/team-access";
 import { ApiError, notFound } from "../errors";
 import { countedUnlessRefused } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
@@ -54,14 +55,21 @@ export async function createProjectLink(cfg: Config, token: AuthenticatedToken, 
   // does the event, which names this request's link id.
   const newLink = async (): Promise<string> => {
     const id = randomId();
-    const [inserted] = await inOneTransaction(
+    // The token's person must still reach the project when the link is made: a team project's
+    // membership is locked first, so a removal racing this request revokes the link or refuses it.
+    const [, inserted] = await statementsInOneTransaction([
+      lockMembershipStatement(prisma, project, token.userId),
       prisma.$executeRaw`
         INSERT INTO "ProjectLink" ("id", "projectId", "iv", "accessTokenId", "userAgent", "createdAt")
-        VALUES (${id}, ${project}, ${iv}, ${token.id}, ${origin.userAgent}, ${new Date()}) ON CONFLICT DO NOTHING`,
+        SELECT ${id}, ${project}, ${iv}, ${token.id}, ${origin.userAgent}, ${new Date()}
+        WHERE EXISTS (SELECT 1 FROM "Project" p WHERE p."id" = ${project} AND ${reachesProjectSql("p", token.userId)})
+        ON CONFLICT DO NOTHING`,
       linkCreatedRecord(prisma, id, origin.address),
-    );
+    ]);
     if (inserted === 1) return id;
-    return reuse(await prisma.projectLink.findUniqueOrThrow({ where, select }), token);
+    const existing = await prisma.projectLink.findUnique({ where, select });
+    if (existing === null) throw projectNotReached();
+    return reuse(existing, token);
   };
   const { key, linkId } = await countedUnlessRefused(limitRules(cfg).linksPerToken, token.id, async () => {
     // Never a link without a key: this waits for a key still being generated.
@@ -73,6 +81,6 @@ export async function createProjectLink(cfg: Config, token: AuthenticatedToken, 
   const lifetimeEnd = Date.now() + cfg.linkLifetimeMs;
   const expiresAt = new Date(token.expiresAt === null ? lifetimeEnd : Math.min(lifetimeEnd, token.expiresAt.getTime()));
   const upstream = await upstreamAccount(cfg, token.userId);
-  const bearer = await signLinkBearer(cfg, { linkId, projectId: project, clientId: token.id, accountId: token.userId, upstream, expiresAt });
+  const bearer = await signLinkBearer(cfg, { linkId, projectId: project, teamId: await teamIdOf(project), clientId: token.id, accountId: token.userId, upstream, expiresAt });
   return { success: true, bearer: `Bearer ${bearer}`, public: key.pem, public_fingerprint: key.fingerprint, link_id: linkId, expires_at: Math.floor(expiresAt.getTime() / 1000) * 1000 };
 }

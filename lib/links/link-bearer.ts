@@ -8,7 +8,7 @@ import { randomId } from "../secrets";
 import { LINK_JWT_ALGORITHM, publishedKeys, recordSignature, signingKey } from "../signing-keys/signing-keys";
 
 // The link bearer: a JWT (RFC 7519) signed by the service, naming one link (`sub`) of one
-// project (`aud`, `project_id`), the account that approved it (`account_id`: RFC 9068 §2.2 would
+// project (`aud`, `project_id`) and its team if it has one (`team_id`), the account that approved it (`account_id`: RFC 9068 §2.2 would
 // put the resource owner in `sub`, which names the link for existing verifiers) and, as RFC 9068
 // §2.2 requires, the client it was issued to (`client_id`: the id of the access token that made
 // the link), and, for an account that signs in through the platform's identity provider, who it
@@ -23,7 +23,7 @@ export const LINK_JWT_TYPE = "at+jwt";
  * `accountId`: the account behind the access token that made the link (its approver, or the
  * person who made the token); `upstream`: that account at the platform's identity provider.
  */
-export type LinkClaims = { linkId: string; projectId: string; clientId: string; accountId: string; upstream: UpstreamAccount | null; expiresAt: Date };
+export type LinkClaims = { linkId: string; projectId: string; teamId: string | null; clientId: string; accountId: string; upstream: UpstreamAccount | null; expiresAt: Date };
 
 /** A bearer whose signature and claims hold for the project it was presented for. */
 export type VerifiedLinkBearer = { linkId: string; projectId: string; expiresAt: number };
@@ -35,7 +35,8 @@ export async function signLinkBearer(cfg: Config, claims: LinkClaims): Promise<s
   const key = await signingKey(cfg);
   // Recorded before the bearer exists: the key stays published for as long as the bearer lives.
   await recordSignature(key.kid, claims.expiresAt);
-  return new SignJWT({ project_id: claims.projectId, client_id: claims.clientId, account_id: claims.accountId, ...upstreamClaim(claims.upstream) })
+  const team = claims.teamId === null ? {} : { team_id: claims.teamId };
+  return new SignJWT({ project_id: claims.projectId, ...team, client_id: claims.clientId, account_id: claims.accountId, ...upstreamClaim(claims.upstream) })
     .setProtectedHeader({ alg: LINK_JWT_ALGORITHM, kid: key.kid, typ: LINK_JWT_TYPE })
     .setIssuer(cfg.appUrl)
     .setAudience(linkAudience(cfg, claims.projectId))

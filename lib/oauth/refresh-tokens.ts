@@ -7,6 +7,7 @@ import { ApiError, invalidGrant } from "../errors";
 import { projectUrl } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
 import { hashSecret, randomId, randomSecret } from "../secrets";
+import { teamIdOf } from "../teams/team-access";
 import { boundKey, type DpopRequest } from "./dpop";
 import { refreshTokenExpiresAt } from "./login-lifetime";
 import type { TokenAnswer } from "./schemas";
@@ -99,7 +100,8 @@ export function isRefreshable(token: StoredRefreshToken, now: number): boolean {
 const expiresIn = (expiresAt: Date) => Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
 
 /** RFC 6749 §5.1's answer, with the project as additional parameters; `token_type` DPoP for an access token bound to a key (RFC 9449 §5). */
-export function tokenAnswer(cfg: Config, tokens: { accessToken: string; accessTokenExpiresAt: Date; refreshToken: string; projectId: string; dpopJkt: string | null }): TokenAnswer {
+export async function tokenAnswer(cfg: Config, tokens: { accessToken: string; accessTokenExpiresAt: Date; refreshToken: string; projectId: string; dpopJkt: string | null }): Promise<TokenAnswer> {
+  const teamId = await teamIdOf(tokens.projectId);
   return {
     access_token: tokens.accessToken,
     token_type: tokens.dpopJkt === null ? "Bearer" : "DPoP",
@@ -107,6 +109,7 @@ export function tokenAnswer(cfg: Config, tokens: { accessToken: string; accessTo
     refresh_token: tokens.refreshToken,
     project_id: tokens.projectId,
     project_url: projectUrl(cfg, tokens.projectId),
+    ...(teamId === null ? {} : { team_id: teamId }),
   };
 }
 

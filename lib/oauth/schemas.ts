@@ -78,6 +78,7 @@ export const tokenAnswerSchema = z
       .meta({ description: "For `grant_type=refresh_token` (RFC 6749 §6): once, for the next access token and refresh token. A second use revokes the whole login." }),
     project_id: z.string().meta({ description: "The project the person chose (an additional parameter, RFC 6749 §5.1)." }),
     project_url: z.url().meta({ description: "The project's page." }),
+    team_id: z.string().optional().meta({ description: "The team the project belongs to (docs/teams.md); absent for a personal project." }),
   })
   .meta({
     examples: [
@@ -162,6 +163,7 @@ export const introspectionAnswerSchema = z
           "That account at the platform's OpenID Connect provider (`OIDC_ISSUER`): the provider's issuer and the person's `sub` there, read at the time of the answer. Absent for an account without an identity there (a local account).",
       }),
     project_id: z.string().optional().meta({ description: "The one project it reaches; absent for an access token made for all of its owner's projects." }),
+    team_id: z.string().optional().meta({ description: "The team that project belongs to (docs/teams.md); absent for a personal project." }),
     iat: epochSeconds("When it was issued").optional(),
     exp: epochSeconds("When it expires").optional(),
     iss: z.url().optional(),

@@ -9,6 +9,7 @@ import { limitRules } from "../limits/rules";
 import { verifyLinkBearerForPath } from "../links/link-bearer";
 import { recordResourceServerUse, resourceServerReaches, type AuthenticatedResourceServer } from "../resource-servers/authenticate-resource-server";
 import { hashSecret } from "../secrets";
+import { projectAccess, teamIdOf } from "../teams/team-access";
 import { findRefreshToken, isRefreshable, REFRESH_TOKEN_PREFIX } from "./refresh-tokens";
 import type { IntrospectionAnswer, IntrospectionBody } from "./schemas";
 
@@ -137,16 +138,14 @@ function describeToken(cfg: Config, token: string): Promise<Described | null> {
 
 /**
  * The caller's credential reaches the token's project: one of a resource server's projects; an
- * access token's one project, or every project of its owner.
+ * access token's one project, or every project its owner reaches (lib/teams/team-access.ts), while they do.
  */
 async function covers(caller: IntrospectionCaller, token: Described): Promise<boolean> {
   if ("resourceServer" in caller) return token.projectId !== null && (await resourceServerReaches(caller.resourceServer.id, token.projectId));
   const { accessToken } = caller;
-  if (accessToken.projectId !== null) return token.projectId === accessToken.projectId;
+  if (accessToken.projectId !== null && token.projectId !== accessToken.projectId) return false;
   if (token.projectId === null) return token.userId === accessToken.userId;
-  const prisma = await db();
-  const project = await prisma.project.findUnique({ where: { id: token.projectId }, select: { ownerId: true } });
-  return project?.ownerId === accessToken.userId;
+  return (await projectAccess(accessToken.userId, token.projectId)) !== null;
 }
 
 /** Counts the introspection against the caller's credential, and notes its use. */
@@ -166,5 +165,6 @@ export async function introspectToken(cfg: Config, caller: IntrospectionCaller, 
   const described = await describeToken(cfg, body.token);
   if (described === null || !(await covers(caller, described))) return INACTIVE;
   // Read now, as every other part of the answer is: an identity unlinked since is not named.
-  return { active: true, ...described.answer, ...upstreamClaim(await upstreamAccount(cfg, described.userId)) };
+  const teamId = described.projectId === null ? null : await teamIdOf(described.projectId);
+  return { active: true, ...described.answer, ...(teamId === null ? {} : { team_id: teamId }), ...upstreamClaim(await upstreamAccount(cfg, described.userId)) };
 }

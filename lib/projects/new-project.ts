@@ -1,5 +1,6 @@
 import type { Config } from "../config";
-import { db, inOneTransaction } from "../database/db";
+import { db, statementsInOneTransaction } from "../database/db";
+import { Prisma } from "../generated/prisma/client";
 import { ApiError } from "../errors";
 import { addressSubject, countedUnlessRefused, type Refusal } from "../limits/rate-limit";
 import { limitRules, projectsPerAccount } from "../limits/rules";
@@ -10,7 +11,8 @@ import { limitRules, projectsPerAccount } from "../limits/rules";
 // and one account holds at most PROJECTS_PER_ACCOUNT. A refusal writes nothing, and approving
 // into an existing project is never limited: the page offers that instead.
 
-export type NewProject = { id: string; name: string; ownerId: string; createdAt: Date };
+/** `teamId`: the team it is made in (its maker must be an owner or admin there), or null for a personal project. */
+export type NewProject = { id: string; name: string; ownerId: string; teamId: string | null; createdAt: Date };
 
 const MINUTE_SECONDS = 60;
 
@@ -49,15 +51,25 @@ export async function insertProjectWithinCap(cfg: Config, project: NewProject): 
   // inserts for one owner run one after another, and each one's count sees the projects made
   // before it, on PostgreSQL (READ COMMITTED) as on SQLite (one writer). Then the count and the
   // insert are one statement.
-  const [, inserted] = await inOneTransaction(
+  // In a team, the maker's role is checked by the insert itself, after their membership's row is
+  // locked (lib/teams/team-access.ts): a demotion or removal a moment before refuses it.
+  const team =
+    project.teamId === null
+      ? Prisma.sql`TRUE`
+      : Prisma.sql`EXISTS (SELECT 1 FROM "TeamMember" m WHERE m."teamId" = ${project.teamId} AND m."userId" = ${project.ownerId} AND m."role" IN ('owner', 'admin'))`;
+  const [, , inserted] = await statementsInOneTransaction([
     prisma.$executeRaw`UPDATE "User" SET "email" = "email" WHERE "id" = ${project.ownerId}`,
+    prisma.$executeRaw`UPDATE "TeamMember" SET "role" = "role" WHERE "teamId" = ${project.teamId} AND "userId" = ${project.ownerId}`,
     prisma.$executeRaw`
-      INSERT INTO "Project" ("id", "name", "ownerId", "createdAt")
-      SELECT ${project.id}, ${project.name}, ${project.ownerId}, ${project.createdAt}
-      WHERE (SELECT COUNT(*) FROM "Project" WHERE "ownerId" = ${project.ownerId}) < ${cap}
+      INSERT INTO "Project" ("id", "name", "ownerId", "teamId", "createdAt")
+      SELECT ${project.id}, ${project.name}, ${project.ownerId}, ${project.teamId}, ${project.createdAt}
+      WHERE (SELECT COUNT(*) FROM "Project" WHERE "ownerId" = ${project.ownerId}) < ${cap} AND ${team}
       ON CONFLICT DO NOTHING`,
-  );
+  ]);
   if (inserted === 1) return "created";
   if ((await prisma.project.count({ where: { id: project.id } })) === 1) return "taken";
+  if (project.teamId !== null && (await prisma.teamMember.count({ where: { teamId: project.teamId, userId: project.ownerId, role: { in: ["owner", "admin"] } } })) === 0) {
+    throw new ApiError("team_role_required", "Only the team's owners and admins may make its projects.");
+  }
   throw new ApiError("project_limit_reached", `Your account holds ${cap} projects, the most it may. Approve into one of your projects instead.`);
 }

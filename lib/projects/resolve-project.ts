@@ -1,5 +1,6 @@
 import { db, isUniqueViolation } from "../database/db";
 import { RANDOM_ID_PATTERN } from "../secrets";
+import { reachableProjects } from "../teams/team-access";
 
 // Existing clients of the original platform keep the init's id as the project's id, also when
 // the person approved the init into a project they already had (a new project takes the init's
@@ -9,13 +10,13 @@ import { RANDOM_ID_PATTERN } from "../secrets";
 
 /**
  * The id of the project `id` names: a project's own id, or the id of an init approved into a
- * project. With `ownerId`, only that person's projects count, and anything else is null, as
+ * project. With `userId`, only the projects that person reaches count (lib/teams/team-access.ts), and anything else is null, as
  * a project that does not exist is: the caller's access check, unchanged.
  */
-export async function resolveProjectId(id: string, ownerId?: string): Promise<string | null> {
+export async function resolveProjectId(id: string, userId?: string): Promise<string | null> {
   if (!RANDOM_ID_PATTERN.test(id)) return null;
   const prisma = await db();
-  const owner = ownerId === undefined ? {} : { ownerId };
+  const owner = userId === undefined ? {} : reachableProjects(userId);
   const project = await prisma.project.findFirst({ where: { id, ...owner }, select: { id: true } });
   if (project !== null) return project.id;
   const init = await prisma.init.findFirst({ where: { id, status: "done", project: { is: owner } }, select: { projectId: true } });

@@ -1,6 +1,8 @@
 import { db } from "../database/db";
 import { clientAuthenticationFailed } from "../errors";
 import { secretMatchesHash } from "../secrets";
+import { hasRole } from "../teams/roles";
+import { projectAccess } from "../teams/team-access";
 
 // A resource server's credential at introspection (RFC 7662 §2.1), as a confidential client
 // authenticates with client_secret_basic (RFC 6749 §2.3.1): its client_id names the row, and its
@@ -41,9 +43,14 @@ export async function recordResourceServerUse(id: string): Promise<void> {
   });
 }
 
-/** Whether the credential may check the tokens of `projectId`: one of the projects it was made for. */
+/**
+ * Whether the credential may check the tokens of `projectId`: one of the projects it was made
+ * for, while the person who made it still manages that project (its owner, or an admin of its team).
+ */
 export async function resourceServerReaches(id: string, projectId: string): Promise<boolean> {
   const prisma = await db();
-  const scope = await prisma.resourceServerProject.findUnique({ where: { credentialId_projectId: { credentialId: id, projectId } }, select: { projectId: true } });
-  return scope !== null;
+  const scope = await prisma.resourceServerProject.findUnique({ where: { credentialId_projectId: { credentialId: id, projectId } }, select: { credential: { select: { userId: true } } } });
+  if (scope === null) return false;
+  const access = await projectAccess(scope.credential.userId, projectId);
+  return access !== null && hasRole(access.role, "admin");
 }

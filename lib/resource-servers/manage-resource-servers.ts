@@ -2,6 +2,7 @@ import { resourceServerRecord } from "../activity/record-activity";
 import { db, inOneTransaction } from "../database/db";
 import { notFound } from "../errors";
 import { hashSecret, randomId, randomSecret } from "../secrets";
+import { reachableProjects } from "../teams/team-access";
 import { RESOURCE_SERVER_ID_PATTERN, RESOURCE_SERVER_ID_PREFIX, RESOURCE_SERVER_SECRET_PREFIX } from "./authenticate-resource-server";
 import type { NewResourceServer } from "./schemas";
 
@@ -16,8 +17,8 @@ export type NewResourceServerAnswer = { client_id: string; client_secret: string
 
 export async function createResourceServer(userId: string, input: NewResourceServer): Promise<NewResourceServerAnswer> {
   const prisma = await db();
-  const projects = await prisma.project.findMany({ where: { id: { in: input.projects }, ownerId: userId }, select: { id: true, name: true }, orderBy: { name: "asc" } });
-  // Someone else's project reads as one that does not exist.
+  const projects = await prisma.project.findMany({ where: { id: { in: input.projects }, ...reachableProjects(userId, "admin") }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+  // Someone else's project, or a team's where the person is a member only, reads as one that does not exist.
   if (projects.length !== input.projects.length) throw notFound("You have no project with this id.");
   const clientId = RESOURCE_SERVER_ID_PREFIX + randomId();
   const secret = randomSecret(RESOURCE_SERVER_SECRET_PREFIX);

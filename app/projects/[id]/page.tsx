@@ -9,7 +9,7 @@ import { PROJECT_NAME_MAX } from "@/lib/field-lengths";
 import { clientSoftware } from "@/lib/links/client-software";
 import { listProjectLinks, type LinkStatus, type LinkSummary } from "@/lib/links/manage-links";
 import { prepareProjectKey, storedKey, type ProjectPublicKey } from "@/lib/projects/project-keys";
-import { findOwnedProject } from "@/lib/projects/projects";
+import { findReachableProject } from "@/lib/projects/projects";
 import { resolveProjectId } from "@/lib/projects/resolve-project";
 import { ReportControl, ReportedNotice } from "../../approval-report";
 import { CopyButton } from "../../copy-button";
@@ -158,7 +158,7 @@ export default async function ProjectPage({
   const projectId = await resolveProjectId(id, user.id);
   if (projectId === null) notFound();
   if (projectId !== id) redirect(`/projects/${projectId}`);
-  const project = await findOwnedProject(user.id, projectId);
+  const project = await findReachableProject(user.id, projectId);
   if (project === null) notFound();
   const [publicKey, links, approvals, query] = await Promise.all([storedKey(project.id), listProjectLinks(user.id, project.id), projectApprovals(user.id, project.id), searchParams]);
   // A project's key is generated when first needed, and its owner opening this page is such a

@@ -36,5 +36,6 @@ export const approveInitOperation = operation({
     "passkey_required",
     "passkey_rejected",
     "email_unverified",
+    "team_role_required",
   ],
 });

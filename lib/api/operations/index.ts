@@ -36,6 +36,18 @@ import { streamInitEventsOperation } from "./stream-init-events";
 import { tokenOperation } from "./token";
 import { unknownApiPathOperation } from "./unknown-api-path";
 
+import {
+  acceptInvitationOperation,
+  changeRoleOperation,
+  createTeamOperation,
+  deleteTeamOperation,
+  inviteMemberOperation,
+  moveProjectOperation,
+  removeMemberOperation,
+  renameTeamOperation,
+  revokeInvitationOperation,
+} from "./teams";
+
 // Every operation the service serves, in the order the reference lists the API's. Its route
 // files (app/**/route.ts) each serve one of them.
 export const OPERATIONS: readonly Operation[] = [
@@ -89,4 +101,13 @@ export const OPERATIONS: readonly Operation[] = [
   reportApprovalOperation,
   startOidcLinkOperation,
   unlinkIdentityOperation,
+  createTeamOperation,
+  renameTeamOperation,
+  deleteTeamOperation,
+  inviteMemberOperation,
+  revokeInvitationOperation,
+  changeRoleOperation,
+  removeMemberOperation,
+  acceptInvitationOperation,
+  moveProjectOperation,
 ];

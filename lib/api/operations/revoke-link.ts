@@ -10,5 +10,5 @@ export const revokeLinkOperation = operation({
   params: revokeLinkParamsSchema,
   body: { form: emptyFormSchema },
   answer: { redirect: true, back: ({ id }) => `/projects/${encodeURIComponent(id)}` },
-  errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "not_found"],
+  errors: ["cross_site_request", "unauthorized", "duplicate_session_cookie", "unsupported_media_type", "payload_too_large", "not_found", "team_role_required"],
 });

@@ -97,7 +97,7 @@ beforeAll(async () => {
     `${b64json({ alg: "none", typ: "at+jwt" })}.${b64json({ ...claims, iss: "https://initlink.test", aud: `https://initlink.test/api/projects/${alpha.projectId}`, iat: now, exp: now + 3600 })}.`,
     await full(new SignJWT(claims).setProtectedHeader({ alg: "HS256", kid, typ: "at+jwt" })).sign(new TextEncoder().encode(jwks.keys[0].x)),
     await full(new SignJWT(claims).setProtectedHeader({ alg: "EdDSA", kid, typ: "at+jwt" })).sign(impostor),
-    await signLinkBearer(config(), { linkId: own.link_id, projectId: alpha.projectId, clientId: "AAAAAAAAAAAAAAAAAAAAAA", accountId: alpha.userId, upstream: null, expiresAt: new Date(Date.now() - 1000) }),
+    await signLinkBearer(config(), { linkId: own.link_id, projectId: alpha.projectId, teamId: null, clientId: "AAAAAAAAAAAAAAAAAAAAAA", accountId: alpha.userId, upstream: null, expiresAt: new Date(Date.now() - 1000) }),
   ];
 
   fixtures = {

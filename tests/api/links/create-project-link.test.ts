@@ -329,7 +329,7 @@ describe("GET /api/projects/{projectId} with a link bearer", () => {
     const client = await approvedClient();
     const link = await linked(client.projectId, client.accessToken);
     const { signLinkBearer } = await import("@/lib/links/link-bearer");
-    const expired = await signLinkBearer(config(), { linkId: link.link_id, projectId: client.projectId, clientId: "AAAAAAAAAAAAAAAAAAAAAA", accountId: client.userId, upstream: null, expiresAt: new Date(Date.now() - 1000) });
+    const expired = await signLinkBearer(config(), { linkId: link.link_id, projectId: client.projectId, teamId: null, clientId: "AAAAAAAAAAAAAAAAAAAAAA", accountId: client.userId, upstream: null, expiresAt: new Date(Date.now() - 1000) });
     expect(expired).toMatch(JWT_SHAPE);
     const response = await getProject(client.projectId, { authorization: `Bearer ${expired}` });
     expect(response.status).toBe(401);
