@@ -28,6 +28,17 @@ export const ACTIVITY_KINDS = [
   "provider_signed_in",
   "provider_linked",
   "provider_unlinked",
+  // A team's (lib/teams/team-activity.ts), in the acting account's activity and the team's.
+  "team_created",
+  "team_renamed",
+  "team_deleted",
+  "member_invited",
+  "invitation_revoked",
+  "member_joined",
+  "member_role_changed",
+  "member_removed",
+  "member_left",
+  "project_moved_to_team",
 ] as const;
 
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -55,4 +66,14 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   provider_signed_in: "Signed in through your identity provider",
   provider_linked: "Identity provider linked: it can sign you in",
   provider_unlinked: "Identity provider unlinked: it no longer signs you in",
+  team_created: "Team created",
+  team_renamed: "Team renamed",
+  team_deleted: "Team deleted",
+  member_invited: "Invited to the team",
+  invitation_revoked: "Invitation revoked",
+  member_joined: "Joined the team",
+  member_role_changed: "Role changed",
+  member_removed: "Removed from the team: what they approved into its projects was revoked",
+  member_left: "Left the team: what they approved into its projects was revoked",
+  project_moved_to_team: "Project moved into the team",
 };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { db } from "../database/db";
+import type { Prisma } from "../generated/prisma/client";
 import { reportedAddressFlagged } from "../ip-address";
 import { ACTIVITY_KINDS, type ActivityKind } from "./activity-kinds";
 
@@ -30,6 +31,11 @@ export type ActivityEntry = {
   provider: string | null;
   /** An approval: the access lifetime the person chose (null before the choice existed). */
   accessLifetimeSeconds: number | null;
+  /** A team's event: the team as it was named then, the member or invited address concerned, the role given. */
+  teamId: string | null;
+  teamName: string | null;
+  memberEmail: string | null;
+  role: string | null;
   /** The client reported a public address that is not the one its request came from (never for a person's decision). */
   addressMismatch: boolean;
 };
@@ -93,14 +99,19 @@ const cursorSchema = z
 const isKind = (kind: string): kind is ActivityKind => (ACTIVITY_KINDS as readonly string[]).includes(kind);
 
 /** A page of the account's activity, from the start or after `cursor` (an olderCursor); a cursor that is not one reads as the start. */
-export async function listActivity(userId: string, cursor: string | undefined, pageSize = ACTIVITY_PAGE_SIZE): Promise<ActivityPage> {
+export function listActivity(userId: string, cursor: string | undefined, pageSize = ACTIVITY_PAGE_SIZE): Promise<ActivityPage> {
+  return listEvents({ userId }, cursor, pageSize);
+}
+
+/** A page of the events `scope` selects (an account's, a team's: lib/teams/team-activity-list.ts), as listActivity. */
+export async function listEvents(scope: Prisma.ActivityEventWhereInput, cursor: string | undefined, pageSize = ACTIVITY_PAGE_SIZE): Promise<ActivityPage> {
   const prisma = await db();
   const after = cursorSchema.safeParse(cursor);
   const older = after.success
     ? { OR: [{ occurredAt: { lt: after.data.occurredAt } }, { occurredAt: after.data.occurredAt, id: { lt: after.data.id } }] }
     : {};
   const rows = await prisma.activityEvent.findMany({
-    where: { userId, ...older },
+    where: { AND: [scope, older] },
     orderBy: [{ occurredAt: "desc" }, { id: "desc" }],
     take: pageSize + 1,
     omit: { userId: true },

@@ -1,5 +1,6 @@
 import type { Database } from "../database/db";
 import { Prisma } from "../generated/prisma/client";
+import type { ActivityKind } from "../activity/activity-kinds";
 import type { ActivityRecord } from "../activity/record-activity";
 import { randomId } from "../secrets";
 import type { TeamRole } from "./roles";
@@ -9,20 +10,10 @@ import type { TeamRole } from "./roles";
 // statement (lib/activity/record-activity.ts), it writes only if `condition` shows the change in
 // the rows of the same transaction, so an event exists if and only if its change commits.
 
-export const TEAM_EVENT_KINDS = [
-  "team_created",
-  "team_renamed",
-  "team_deleted",
-  "member_invited",
-  "invitation_revoked",
-  "member_joined",
-  "member_role_changed",
-  "member_removed",
-  "member_left",
-  "project_moved_to_team",
-] as const;
-
-export type TeamEventKind = (typeof TEAM_EVENT_KINDS)[number];
+export type TeamEventKind = Extract<
+  ActivityKind,
+  "team_created" | "team_renamed" | "team_deleted" | "member_invited" | "invitation_revoked" | "member_joined" | "member_role_changed" | "member_removed" | "member_left" | "project_moved_to_team"
+>;
 
 export type TeamEvent = {
   kind: TeamEventKind;
