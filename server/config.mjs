@@ -460,7 +460,7 @@ function oidcProviderSettings(parsed, env) {
  */
 function accountSettings(parsed, oidc) {
   if (parsed.SIGN_UP === "invite") {
-    throw new ConfigError("Invalid configuration:\n  - SIGN_UP=invite needs team invitations, which this version does not have yet: use SIGN_UP=off (accounts come from the identity provider) or open");
+    throw new ConfigError("Invalid configuration:\n  - SIGN_UP=invite (sign-up through a team invitation only) is not built yet: use SIGN_UP=off (accounts come from the identity provider) or open");
   }
   if (parsed.LOCAL_PASSWORDS === "off" && oidc === null) {
     throw new ConfigError("Invalid configuration:\n  - LOCAL_PASSWORDS=off needs OIDC_ISSUER: without passwords, people sign in through the identity provider (and passkeys)");
