@@ -10,13 +10,15 @@ import { sweepLinkApprovals } from "../links/link-approval-lifecycle";
 import { sweepDpopProofs } from "../oauth/dpop";
 import { sweepPasskeyChallenges } from "../passkeys/challenges";
 import { keepProjectAliases } from "../projects/resolve-project";
+import { sweepInvitations } from "../teams/invitations";
 
 // Deletes what the service no longer needs, so the database does not grow without bound:
 // inits (with their secrets' hashes and poll clocks) INIT_RETENTION_SECONDS after they expired,
 // expired sessions and passkey challenges, link approvals past their expiry (docs/api.md, Compatibility), rate-limit counters
 // of windows that have ended, spent DPoP proofs past their window (lib/oauth/dpop.ts), completed
 // identity provider flows past their lifetime (lib/identity/spent-flows.ts), mail sent or given up
-// a week ago and mailed links a week past their expiry (lib/email/outbox.ts), activity
+// a week ago and mailed links a week past their expiry (lib/email/outbox.ts), team invitations a
+// week past their end (accepted, revoked or expired: lib/teams/invitations.ts), activity
 // events ACTIVITY_RETENTION_DAYS old, and OAuth logins past their end with their refresh tokens;
 // and records in the activity the inits that expired undecided, before deleting them. Every
 // instance may run it; every step is idempotent.
@@ -34,6 +36,7 @@ export type SweepResult = {
   dpopProofs: number;
   oidcCallbacks: number;
   emails: number;
+  invitations: number;
 };
 
 export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult> {
@@ -55,5 +58,6 @@ export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult>
   const dpopProofs = await sweepDpopProofs(now);
   const oidcCallbacks = await sweepSpentFlows(now);
   const emails = await sweepOutbox(now);
-  return { inits: inits.count, pollClocks, sessions: sessions.count, passkeyChallenges, linkApprovals, rateLimits, expiries, activityEvents, oauthLogins: oauthLogins.count, dpopProofs, oidcCallbacks, emails };
+  const invitations = await sweepInvitations(now);
+  return { inits: inits.count, pollClocks, sessions: sessions.count, passkeyChallenges, linkApprovals, rateLimits, expiries, activityEvents, oauthLogins: oauthLogins.count, dpopProofs, oidcCallbacks, emails, invitations };
 }

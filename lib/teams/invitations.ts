@@ -58,6 +58,16 @@ export async function inviteMember(cfg: Config, actorId: string, teamId: string,
 
 const noInvitation = () => notFound("This team has no open invitation with this id.");
 
+const WEEK_MS = 7 * 24 * 60 * 60_000;
+
+/** Deletes invitations that ended a week ago (kept that long so that their page says why they no longer work); returns how many. */
+export async function sweepInvitations(now: number): Promise<number> {
+  const prisma = await db();
+  const ended = new Date(now - WEEK_MS);
+  const swept = await prisma.teamInvitation.deleteMany({ where: { OR: [{ expiresAt: { lt: ended } }, { acceptedAt: { lt: ended } }, { revokedAt: { lt: ended } }] } });
+  return swept.count;
+}
+
 /** Revokes an open invitation; the team's admins and owners. */
 export async function revokeInvitation(actorId: string, teamId: string, invitationId: string): Promise<void> {
   if (!hasRole(await memberRole(actorId, teamId), "admin")) throw new ApiError("team_role_required", "Only the team's owners and admins may revoke invitations.");

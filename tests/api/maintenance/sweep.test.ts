@@ -4,7 +4,7 @@ import { db } from "@/lib/database/db";
 import { consumeRateLimit } from "@/lib/limits/rate-limit";
 import { limitRules } from "@/lib/limits/rules";
 import { sweep } from "@/lib/maintenance/sweep";
-import { hashSecret, randomSecret } from "@/lib/secrets";
+import { hashSecret, randomId, randomSecret } from "@/lib/secrets";
 import { createdInit, getInitStatus, pollClocks, rateLimitCounter, setRateLimitWindow } from "../../helpers/api";
 import { newAccount } from "../../helpers/forms";
 import { loggedIn, refresh } from "../../helpers/oauth";
@@ -41,7 +41,7 @@ describe("the sweeper", () => {
     const freshUser = await prisma.user.findUniqueOrThrow({ where: { email: fresh.email } });
     expect(await prisma.session.count({ where: { userId: freshUser.id } })).toBe(1);
     expect(await rateLimitCounter(`${rule.name}:198.51.100.2`)).not.toBeNull();
-    expect(await sweep(config(), now)).toEqual({ inits: 0, pollClocks: 0, sessions: 0, passkeyChallenges: 0, linkApprovals: 0, rateLimits: 0, expiries: 0, activityEvents: 0, oauthLogins: 0, dpopProofs: 0, oidcCallbacks: 0, emails: 0 });
+    expect(await sweep(config(), now)).toEqual({ inits: 0, pollClocks: 0, sessions: 0, passkeyChallenges: 0, linkApprovals: 0, rateLimits: 0, expiries: 0, activityEvents: 0, oauthLogins: 0, dpopProofs: 0, oidcCallbacks: 0, emails: 0, invitations: 0 });
   });
 
   it("deletes the spent states of identity provider flows past their lifetime, and keeps the others", async () => {
@@ -65,5 +65,26 @@ describe("the sweeper", () => {
     expect(await prisma.refreshToken.count({ where: { accessToken: { userId: ended.userId } } })).toBe(0);
     expect((await refresh(live.tokens.refresh_token)).status).toBe(200);
     expect((await refresh(ended.tokens.refresh_token)).status).toBe(400);
+  });
+
+  it("deletes team invitations a week past their end (expired, accepted or revoked), and keeps open and recent ones", async () => {
+    const prisma = await db();
+    const now = Date.now();
+    const day = 24 * 60 * 60_000;
+    const team = randomId();
+    await prisma.team.create({ data: { id: team, name: "Sweep", createdAt: new Date(now) } });
+    const invitation = (id: string, at: Partial<Record<"expiresAt" | "acceptedAt" | "revokedAt", Date>>) =>
+      prisma.teamInvitation.create({
+        data: { id, teamId: team, email: `${id}@example.com`, role: "member", tokenHash: hashSecret(randomSecret()), invitedBy: "owner@example.com", createdAt: new Date(now - 20 * day), expiresAt: new Date(now + day), ...at },
+      });
+    const [expired, accepted, revoked, open, recent] = [randomId(), randomId(), randomId(), randomId(), randomId()];
+    await invitation(expired, { expiresAt: new Date(now - 8 * day) });
+    await invitation(accepted, { acceptedAt: new Date(now - 8 * day) });
+    await invitation(revoked, { revokedAt: new Date(now - 8 * day) });
+    await invitation(open, {});
+    await invitation(recent, { expiresAt: new Date(now - day) });
+    expect((await sweep(config(), now)).invitations).toBeGreaterThanOrEqual(3);
+    const left = await prisma.teamInvitation.findMany({ where: { teamId: team }, select: { id: true } });
+    expect(left.map((row) => row.id).sort()).toEqual([open, recent].sort());
   });
 });
