@@ -3,7 +3,7 @@ import { DpopProver, newDpopKey } from "./dpop.js";
 import { InitlinkError } from "./errors.js";
 import { randomIv } from "./fingerprint.js";
 import { type Answer, bodyAs, errorOf, isRecord, send, sleep } from "./http.js";
-import type { AccessToken, CollectedToken, CreatedInit, CreateInitRequest, InitStatus, LinkedProject, Outcome, ProjectLink } from "./types.js";
+import type { AccessToken, CollectedToken, CreatedInit, CreateInitRequest, InitStatus, LinkedProject, Outcome, ProjectLink, TokenProjects } from "./types.js";
 
 export type ClientOptions = {
   /** The service's address, e.g. `https://initlink.example.com` (its `APP_URL`). */
@@ -184,6 +184,17 @@ export class InitlinkClient {
       if (error.code !== "key_not_ready" || Date.now() + retryInMs > giveUpAt) throw error;
       await sleep(retryInMs, signal);
     }
+  }
+
+  /**
+   * The projects an access token reaches (`GET /api/projects`): the one of a token made for one,
+   * else every personal project of its person and every project of their teams, with those teams.
+   */
+  async listProjects(accessToken: string | AccessToken, { signal }: CallOptions = {}): Promise<TokenProjects> {
+    const { access_token, token_type } = typeof accessToken === "string" ? { access_token: accessToken, token_type: "Bearer" } : accessToken;
+    const answer = await this.#send("GET", "api/projects", { headers: { authorization: `${token_type} ${access_token}` }, signal, prove: token_type === "DPoP", accessToken: access_token });
+    if (answer.status !== 200) throw errorOf(answer);
+    return bodyAs<TokenProjects>(answer, { projects: "object", teams: "object" }, "projects");
   }
 
   /** The project a link's bearer opens (`GET /api/projects/{projectId}`); `bearer` with or without its `Bearer ` prefix. */

@@ -35,7 +35,14 @@ type StatusFields = {
 
 export type PendingStatus = StatusFields & { status: "pending" };
 
-export type Project = { id: string; name: string };
+/** `team_id`: the project's team (docs/teams.md), null for a personal project; absent from servers before teams. */
+export type Project = { id: string; name: string; team_id?: string | null };
+
+/** `GET /api/projects`: the projects an access token reaches, and their teams with the person's role. */
+export type TokenProjects = {
+  projects: { id: string; name: string; created_at: number; team_id: string | null }[];
+  teams: { id: string; name: string; role: "member" | "admin" | "owner" }[];
+};
 
 /** An approved init. `project`, `approved_by` and the token are given to the secret's holder only; the token once. */
 export type DoneStatus = StatusFields & {

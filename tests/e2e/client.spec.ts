@@ -47,6 +47,9 @@ test("createInit → a person approves → waitForOutcome → collectToken → c
   const retried = await main.createLink(token.project.id, token, { iv: link.iv });
   expect(retried.link_id).toBe(link.link_id);
 
+  // The token made for one project reaches that one, a personal project.
+  expect(await main.listProjects(token)).toEqual({ projects: [{ id: token.project.id, name: "Client journey", created_at: expect.any(Number), team_id: null }], teams: [] });
+
   const project = await main.getProject(token.project.id, link.bearer);
   expect(project).toMatchObject({ id: token.project.id, name: "Client journey", public: link.public, link: { id: link.link_id, iv: link.iv } });
 

@@ -14,6 +14,7 @@ import { getHealthOperation } from "./get-health";
 import { getInitStatusOperation } from "./get-init-status";
 import { getJwksOperation } from "./get-jwks";
 import { getLinkedProjectOperation } from "./get-linked-project";
+import { listTokenProjectsOperation } from "./list-token-projects";
 import { getLiveOperation } from "./get-live";
 import { getMetricsOperation } from "./get-metrics";
 import { getOpenApiDocumentOperation } from "./get-openapi-document";
@@ -56,6 +57,7 @@ export const OPERATIONS: readonly Operation[] = [
   streamInitEventsOperation,
   createProjectLinkOperation,
   getLinkedProjectOperation,
+  listTokenProjectsOperation,
   getAuthorizationServerMetadataOperation,
   deviceAuthorizationOperation,
   tokenOperation,
