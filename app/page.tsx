@@ -3,6 +3,7 @@ import { currentUser } from "@/lib/api/page-session";
 import { passwordSignUpOpen } from "@/lib/auth/account-policy";
 import { config } from "@/lib/config";
 import { listProjects } from "@/lib/projects/projects";
+import { groupLabel } from "./project-groups";
 
 /** Projects the signed-in home page lists before "All projects". */
 const HOME_PROJECTS = 5;
@@ -13,6 +14,8 @@ export default async function HomePage() {
   const user = await currentUser();
   if (user === null) return <SignedOutHome />;
   const projects = await listProjects(user.id);
+  // listProjects puts the personal ones first; here the newest, whoever's, each with its team.
+  const newest = projects.toSorted((a, b) => b.createdAt.getTime() - a.createdAt.getTime()).slice(0, HOME_PROJECTS);
   return (
     <>
       <h1>Your projects</h1>
@@ -27,9 +30,10 @@ export default async function HomePage() {
         <p className="muted">No projects yet. Approving a tool from your terminal creates one.</p>
       ) : (
         <ul className="card list">
-          {projects.slice(0, HOME_PROJECTS).map((project) => (
+          {newest.map((project) => (
             <li key={project.id}>
               <Link href={`/projects/${project.id}`}>{project.name}</Link>
+              {project.team === null ? null : <span className="muted"> · {groupLabel(project.team)}</span>}
             </li>
           ))}
         </ul>

@@ -195,3 +195,24 @@ test("past the hour's new projects, the page explains and approves into an exist
   await expect(page.getByRole("heading", { name: "Request approved" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Kept" })).toBeVisible();
 });
+
+// A client logs in again: the choice starts on the project named after it, so a second login
+// goes where the first did instead of into a duplicate.
+test("a second login of the same client starts on the project named after it", async ({ page, request, baseURL }) => {
+  const first = await createInit(request, baseURL!, { sender: "@acme/cli" });
+  await page.goto(first.redirect_url);
+  await signUpFromInitPage(page, newEmail());
+  await expect(page.getByRole("textbox", { name: "New project name" })).toHaveValue("@acme/cli");
+  await page.getByLabel(STARTED_IT).check();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("heading", { name: "Request approved" })).toBeVisible();
+
+  const again = await createInit(request, baseURL!, { sender: "@acme/cli" });
+  await page.goto(again.redirect_url);
+  await expect(page.getByRole("radio", { name: "@acme/cli", exact: true })).toBeChecked();
+  await expect(page.getByRole("radio", { name: "a new project named" })).not.toBeChecked();
+  await page.getByLabel(STARTED_IT).check();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("heading", { name: "Request approved" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "@acme/cli" })).toHaveAttribute("href", `/projects/${first.id}`);
+});

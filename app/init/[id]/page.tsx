@@ -18,13 +18,16 @@ import { codeEnteredBy } from "@/lib/init/code-entry";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import type { InitStatus } from "@/lib/init/init-lifecycle";
 import { isNearby, proximityOf, type Proximity } from "@/lib/init/proximity";
-import { listProjects } from "@/lib/projects/projects";
+import { findReachableProject, listProjects, type ProjectSummary } from "@/lib/projects/projects";
+import { hasRole } from "@/lib/teams/roles";
+import { listTeams } from "@/lib/teams/teams";
 import { ClientIdNote } from "./client-id-note";
 import { LiveStatus } from "./live-status";
 import { AddressFact, ObservedAddress, ReportedAddress } from "../../address-parts";
 import { ApprovalActions, ApprovalCard, DecisionSection, DenyForm, OutcomeBanner, ProximityWarning } from "../../approval-parts";
 import { ReportControl, ReportedNotice } from "../../approval-report";
 import { ErrorAlert } from "../../form-parts";
+import { groupByTeam, groupLabel } from "../../project-groups";
 import { PasskeyStepUp } from "../../passkey-step-up";
 import { ProviderSignIn } from "../../provider-sign-in";
 import { approvalsNeedPasskey } from "@/lib/passkeys/step-up";
@@ -165,9 +168,71 @@ function CodeCheck({ init, mode, codeEntered }: { init: InitView; mode: Exclude<
 /** A new project refused by its limits (lib/projects/new-project.ts): the page then offers the person's own projects first. */
 const NEW_PROJECT_REFUSALS: ReadonlySet<string> = new Set(["too_many_new_projects", "project_limit_reached"]);
 
+/** A team a new project may be made in: one where the person is an admin or owner. */
+type TeamPlace = { id: string; name: string };
+
+/**
+ * Where a new project is made, after its name: the person's own, or one of `teams`. Nothing for
+ * someone who may make projects in no team, whose new project is personal.
+ */
+function NewProjectPlace({ teams }: { teams: TeamPlace[] }) {
+  if (teams.length === 0) return null;
+  return (
+    <>
+      <span>in</span>
+      <select name="team" defaultValue="" aria-label="Where to make the new project">
+        <option value="">Personal</option>
+        {teams.map((team) => (
+          <option key={team.id} value={team.id}>
+            {groupLabel(team)}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}
+
+/**
+ * The existing projects, one radio each: the personal ones, then each team's in a group named
+ * after the team (inline, so that the choice stays as compact as before for someone without teams).
+ */
+function ExistingProjects({ projects, checked }: { projects: ProjectSummary[]; checked: string }) {
+  const groups = groupByTeam(projects);
+  const named = groups.some((group) => group.team !== null);
+  return groups.map(({ team, projects: members }) => {
+    const labelId = `projects-of-${team?.id ?? "personal"}`;
+    return (
+      <div className="project-choices" key={labelId} role={named ? "group" : undefined} aria-labelledby={named ? labelId : undefined}>
+        {named ? (
+          <span id={labelId} className="muted">
+            {groupLabel(team)}
+          </span>
+        ) : null}
+        {members.map((project) => (
+          <label className="check" key={project.id}>
+            <input type="radio" name="project" value={project.id} defaultChecked={project.id === checked} /> {project.name}
+          </label>
+        ))}
+      </div>
+    );
+  });
+}
+
+/**
+ * The choice the form starts on: an existing project named as the application (an earlier login
+ * of the same client made it; approving into it again makes no duplicate), else, after a new
+ * project was refused, the newest project; else a new project.
+ */
+function initialChoice(projects: ProjectSummary[], name: string, preferExisting: boolean): string {
+  const same = projects.find((project) => project.name === name);
+  if (same !== undefined) return same.id;
+  return preferExisting ? (projects[0]?.id ?? "new") : "new";
+}
+
 function Decision({
   init,
   projects,
+  teams,
   codeCheck,
   preferExisting,
   codeEntered,
@@ -175,7 +240,9 @@ function Decision({
   lifetimes,
 }: {
   init: InitView;
-  projects: { id: string; name: string }[];
+  projects: ProjectSummary[];
+  /** The teams a new project may be made in. */
+  teams: TeamPlace[];
   codeCheck: CodeCheckMode;
   lifetimes: { choices: AccessLifetime[]; preselected: AccessLifetime };
   preferExisting: boolean;
@@ -197,6 +264,7 @@ function Decision({
       </DecisionSection>
     );
   }
+  const checked = initialChoice(projects, defaultName, preferExisting);
   return (
     <DecisionSection>
       <form method="post" action={`/init/${init.id}/approve`} className="stack">
@@ -209,22 +277,18 @@ function Decision({
               <input type="hidden" name="project" value="new" />
               <span>a new project named</span>
               <input name="name" defaultValue={defaultName} maxLength={PROJECT_NAME_MAX} required aria-label="New project name" />
+              <NewProjectPlace teams={teams} />
             </div>
           ) : (
             <>
               <div className="new-project">
                 <label className="check">
-                  <input type="radio" name="project" value="new" defaultChecked={!preferExisting} /> a new project named
+                  <input type="radio" name="project" value="new" defaultChecked={checked === "new"} /> a new project named
                 </label>
                 <input name="name" defaultValue={defaultName} maxLength={PROJECT_NAME_MAX} aria-label="New project name" />
+                <NewProjectPlace teams={teams} />
               </div>
-              <div className="project-choices">
-                {projects.map((project, at) => (
-                  <label className="check" key={project.id}>
-                    <input type="radio" name="project" value={project.id} defaultChecked={preferExisting && at === 0} /> {project.name}
-                  </label>
-                ))}
-              </div>
+              <ExistingProjects projects={projects} checked={checked} />
             </>
           )}
         </fieldset>
@@ -252,7 +316,20 @@ function mayUndo(init: InitView, viewerId: string | null, now: number): boolean 
 }
 
 /** Decided or expired: the heading in a banner whose icon and colour say the outcome, then what it means; Undo below it, quietly. */
-function Outcome({ init, viewerId, report, heading }: { init: InitView; viewerId: string | null; report: ReportedApproval | null; heading: ReactNode }) {
+function Outcome({
+  init,
+  viewerId,
+  report,
+  team,
+  heading,
+}: {
+  init: InitView;
+  viewerId: string | null;
+  report: ReportedApproval | null;
+  /** The team of the project it was approved into, for its approver; null for a personal project. */
+  team: string | null;
+  heading: ReactNode;
+}) {
   if (report !== null) {
     return (
       <>
@@ -273,8 +350,9 @@ function Outcome({ init, viewerId, report, heading }: { init: InitView; viewerId
           <p id="approved-outcome">
             {who === "You" && init.project !== null ? (
               <>
-                You approved it: the application now has access to your project <Link href={`/projects/${init.project.id}`}>{init.project.name}</Link>. It
-                is listed on the project&apos;s page once it connects.
+                You approved it: the application now has access to {team === null ? "your project" : "the project"}{" "}
+                <Link href={`/projects/${init.project.id}`}>{init.project.name}</Link>
+                {team === null ? null : ` of the team ${team}`}. It is listed on the project&apos;s page once it connects.
               </>
             ) : who === null ? (
               "It was approved."
@@ -341,9 +419,16 @@ export default async function InitPage({
 
   // Decided or expired: what happened comes first, then who had asked, for the account that decided only.
   if (init.status !== "pending") {
+    const approver = user !== null && init.approvedById === user.id ? user : null;
     return (
       <>
-        <Outcome init={init} viewerId={user?.id ?? null} report={user !== null && init.approvedById === user.id ? await reportedApproval(user.id, init.id) : null} heading={heading} />
+        <Outcome
+          init={init}
+          viewerId={user?.id ?? null}
+          report={approver === null ? null : await reportedApproval(approver.id, init.id)}
+          team={approver === null || init.project === null ? null : ((await findReachableProject(approver.id, init.project.id))?.team?.name ?? null)}
+          heading={heading}
+        />
         {live}
         <ErrorAlert message={error} />
         {init.details === null ? null : (
@@ -385,6 +470,7 @@ export default async function InitPage({
           <Decision
             init={init}
             projects={await listProjects(user.id)}
+            teams={(await listTeams(user.id)).filter((team) => hasRole(team.role, "admin"))}
             codeCheck={codeCheck}
             preferExisting={typeof query.error === "string" && NEW_PROJECT_REFUSALS.has(query.error)}
             codeEntered={await codeEnteredBy(init.id, user.sessionId)}

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
@@ -9,13 +10,16 @@ import { PROJECT_NAME_MAX } from "@/lib/field-lengths";
 import { clientSoftware } from "@/lib/links/client-software";
 import { listProjectLinks, type LinkStatus, type LinkSummary } from "@/lib/links/manage-links";
 import { prepareProjectKey, storedKey, type ProjectPublicKey } from "@/lib/projects/project-keys";
-import { findReachableProject } from "@/lib/projects/projects";
+import { findReachableProject, type ProjectSummary } from "@/lib/projects/projects";
 import { resolveProjectId } from "@/lib/projects/resolve-project";
+import { hasRole, ROLE_LABELS } from "@/lib/teams/roles";
+import { listTeams, type TeamSummary } from "@/lib/teams/teams";
 import { ReportControl, ReportedNotice } from "../../approval-report";
 import { CopyButton } from "../../copy-button";
 import { KeyPending } from "./key-pending";
 import { DoneNotice, ErrorAlert, RevokeControl } from "../../form-parts";
 import { LocalTime } from "../../local-time";
+import { groupLabel } from "../../project-groups";
 
 export const metadata: Metadata = { title: "Project" };
 
@@ -68,6 +72,8 @@ function LinkEntry({ projectId, link }: { projectId: string; link: LinkSummary }
       <dl className="facts">
         <dt>Software</dt>
         <dd>{software ?? <span className="muted">not reported</span>}</dd>
+        <dt>Approved by</dt>
+        <dd>{link.approvedBy}</dd>
         <dt>Linked</dt>
         <dd>
           <LocalTime value={link.createdAt} />
@@ -90,7 +96,7 @@ function LinkEntry({ projectId, link }: { projectId: string; link: LinkSummary }
           </dd>
         </dl>
       </details>
-      {link.revokedAt === null ? (
+      {link.revokedAt === null && link.revocable ? (
         <RevokeControl
           action={`/projects/${projectId}/links/${link.id}/revoke`}
           describedBy={titleId}
@@ -116,6 +122,46 @@ function LinkedClients({ projectId, links }: { projectId: string; links: LinkSum
         </ul>
       )}
     </section>
+  );
+}
+
+/** Whose the project is: a team's (with the viewer's role there), or the viewer's own. */
+function Owner({ team }: { team: ProjectSummary["team"] }) {
+  if (team === null) return <>Personal</>;
+  return (
+    <>
+      <Link href={`/teams/${team.id}`}>{groupLabel(team)}</Link> <span className="muted">(you: {ROLE_LABELS[team.role]})</span>
+    </>
+  );
+}
+
+/**
+ * Moving a personal project into a team, for the teams its owner owns (docs/teams.md): folded, as
+ * Rename, since it is rare and cannot be taken back.
+ */
+function MoveToTeam({ projectId, teams }: { projectId: string; teams: TeamSummary[] }) {
+  if (teams.length === 0) return null;
+  return (
+    <details className="more">
+      <summary>Move to a team…</summary>
+      <form method="post" action={`/projects/${projectId}/move`} className="card stack">
+        <p className="hint">
+          Its id, key and links stay the same; from then on the team&apos;s members reach it, each as their role allows. A project in a team stays there: it
+          cannot be moved back.
+        </p>
+        <label>
+          Team
+          <select name="team" required>
+            {teams.map((team) => (
+              <option key={team.id} value={team.id}>
+                {team.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Move</button>
+      </form>
+    </details>
   );
 }
 
@@ -160,9 +206,17 @@ export default async function ProjectPage({
   if (projectId !== id) redirect(`/projects/${projectId}`);
   const project = await findReachableProject(user.id, projectId);
   if (project === null) notFound();
-  const [publicKey, links, approvals, query] = await Promise.all([storedKey(project.id), listProjectLinks(user.id, project.id), projectApprovals(user.id, project.id), searchParams]);
-  // A project's key is generated when first needed, and its owner opening this page is such a
-  // need: the generation starts here and takes a few seconds, which the page shows rather than wait.
+  const [publicKey, links, approvals, teams, query] = await Promise.all([
+    storedKey(project.id),
+    listProjectLinks(user.id, project.id),
+    projectApprovals(user.id, project.id),
+    // Only a personal project moves, into a team its owner owns.
+    project.team === null ? listTeams(user.id) : [],
+    searchParams,
+  ]);
+  // A project's key is generated when first needed, and someone who reaches it opening this page
+  // is such a need: the generation starts here and takes a few seconds, which the page shows
+  // rather than wait.
   if (publicKey === null) prepareProjectKey(config(), project.id);
   const error = pageMessage(query.error);
   const revoked = links.find((link) => link.id === query.revoked && link.revokedAt !== null);
@@ -179,27 +233,41 @@ export default async function ProjectPage({
         }
       />
       <DoneNotice message={query.renamed === "1" ? "Renamed. Its links, key and tokens are as they were." : null} />
+      <DoneNotice
+        message={
+          query.moved === "1" && project.team !== null
+            ? `Moved to the team ${project.team.name}. Its id, key and links are as they were; the team's members now reach it.`
+            : null
+        }
+      />
       <ReportedNotice report={report} />
       <dl className="card facts">
         <dt>Project id</dt>
         <dd>
           <code>{project.id}</code>
         </dd>
+        <dt>Belongs to</dt>
+        <dd>
+          <Owner team={project.team} />
+        </dd>
         <dt>Created</dt>
         <dd>
           <LocalTime value={project.createdAt} />
         </dd>
       </dl>
-      <details className="more">
-        <summary>Rename…</summary>
-        <form method="post" action={`/projects/${project.id}/rename`} className="card stack">
-          <label>
-            New name
-            <input name="name" required maxLength={PROJECT_NAME_MAX} defaultValue={project.name} />
-          </label>
-          <button type="submit">Rename</button>
-        </form>
-      </details>
+      {project.team === null || hasRole(project.team.role, "admin") ? (
+        <details className="more">
+          <summary>Rename…</summary>
+          <form method="post" action={`/projects/${project.id}/rename`} className="card stack">
+            <label>
+              New name
+              <input name="name" required maxLength={PROJECT_NAME_MAX} defaultValue={project.name} />
+            </label>
+            <button type="submit">Rename</button>
+          </form>
+        </details>
+      ) : null}
+      <MoveToTeam projectId={project.id} teams={teams.filter((team) => team.role === "owner")} />
       <LinkedClients projectId={project.id} links={links} />
       <Approvals approvals={approvals} />
       {publicKey === null ? <KeyPending /> : <PublicKey publicKey={publicKey} />}

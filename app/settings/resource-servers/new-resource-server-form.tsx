@@ -9,6 +9,17 @@ import { ErrorAlert } from "../../form-parts";
 
 type Project = { id: string; name: string };
 
+/** Projects under a heading (a legend): "Personal" or a team's name; `label` null for none, when no project is a team's. */
+export type ProjectChoiceGroup = { key: string; label: string | null; projects: Project[] };
+
+function ProjectBoxes({ projects, checked }: { projects: Project[]; checked: boolean }) {
+  return projects.map((project) => (
+    <label className="check" key={project.id}>
+      <input type="checkbox" name="project" value={project.id} defaultChecked={checked} /> {project.name}
+    </label>
+  ));
+}
+
 const isAnswer = (body: unknown): body is NewResourceServerAnswer =>
   typeof body === "object" && body !== null && "client_id" in body && typeof body.client_id === "string" && "client_secret" in body && typeof body.client_secret === "string";
 
@@ -33,7 +44,9 @@ function ShownOnce({ label, copyLabel, value, autoFocus = false }: { label: stri
  * form does: the secret is on screen once and never put in a URL, a cookie or a rendered page.
  * The projects' checkboxes go as one field of ids separated by spaces (lib/resource-servers/schemas.ts).
  */
-export function NewResourceServerForm({ projects, introspectionEndpoint }: { projects: Project[]; introspectionEndpoint: string }) {
+export function NewResourceServerForm({ groups, introspectionEndpoint }: { groups: ProjectChoiceGroup[]; introspectionEndpoint: string }) {
+  // One project in all: ticked already.
+  const only = groups.reduce((count, group) => count + group.projects.length, 0) === 1;
   const router = useRouter();
   const [created, setCreated] = useState<NewResourceServerAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -85,11 +98,16 @@ export function NewResourceServerForm({ projects, introspectionEndpoint }: { pro
         </label>
         <fieldset>
           <legend>Projects it may check</legend>
-          {projects.map((project) => (
-            <label className="check" key={project.id}>
-              <input type="checkbox" name="project" value={project.id} defaultChecked={projects.length === 1} /> {project.name}
-            </label>
-          ))}
+          {groups.map((group) =>
+            group.label === null ? (
+              <ProjectBoxes key={group.key} projects={group.projects} checked={only} />
+            ) : (
+              <fieldset key={group.key}>
+                <legend>{group.label}</legend>
+                <ProjectBoxes projects={group.projects} checked={only} />
+              </fieldset>
+            ),
+          )}
         </fieldset>
         <button type="submit" disabled={sending}>
           {sending ? "Creating…" : "Create credential"}

@@ -6,12 +6,13 @@ import { withReturnTo } from "@/lib/api/return-to";
 import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
 import { introspectionEndpoint } from "@/lib/oauth/authorization-server-metadata";
-import { listProjects } from "@/lib/projects/projects";
+import { listProjects, type ProjectSummary } from "@/lib/projects/projects";
 import { listResourceServers, type ResourceServerSummary } from "@/lib/resource-servers/manage-resource-servers";
 import { DoneNotice, ErrorAlert, RevokeControl } from "../../form-parts";
 import { LocalTime } from "../../local-time";
 import { SettingsNav } from "../settings-nav";
-import { NewResourceServerForm } from "./new-resource-server-form";
+import { groupByTeam, groupLabel } from "../../project-groups";
+import { NewResourceServerForm, type ProjectChoiceGroup } from "./new-resource-server-form";
 
 export const metadata: Metadata = { title: "Resource servers" };
 
@@ -60,10 +61,21 @@ function CredentialEntry({ credential }: { credential: ResourceServerSummary }) 
   );
 }
 
+/** The projects a credential may check, each team's under its name once the person has any in a team. */
+function credentialGroups(projects: ProjectSummary[]): ProjectChoiceGroup[] {
+  const groups = groupByTeam(projects);
+  const named = groups.some((group) => group.team !== null);
+  return groups.map(({ team, projects: members }) => ({
+    key: team?.id ?? "personal",
+    label: named ? groupLabel(team) : null,
+    projects: members.map(({ id, name }) => ({ id, name })),
+  }));
+}
+
 export default async function ResourceServersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await currentUser();
   if (user === null) redirect(withReturnTo("/signin", "/settings/resource-servers"));
-  const [credentials, projects, query] = await Promise.all([listResourceServers(user.id), listProjects(user.id), searchParams]);
+  const [credentials, projects, query] = await Promise.all([listResourceServers(user.id), listProjects(user.id, "admin"), searchParams]);
   const revoked = credentials.find((credential) => credential.id === query.revoked && credential.revokedAt !== null);
   return (
     <>
@@ -86,9 +98,12 @@ export default async function ResourceServersPage({ searchParams }: { searchPara
         </ul>
       )}
       {projects.length === 0 ? (
-        <p className="muted">A credential checks the tokens of your projects: you have none yet. Approve a client into a new project first.</p>
+        <p className="muted">
+          A credential checks the tokens of your personal projects and of your teams&apos; projects where you are an admin or owner: you have none yet.
+          Approve a client into a new project first.
+        </p>
       ) : (
-        <NewResourceServerForm projects={projects.map(({ id, name }) => ({ id, name }))} introspectionEndpoint={introspectionEndpoint(config())} />
+        <NewResourceServerForm groups={credentialGroups(projects)} introspectionEndpoint={introspectionEndpoint(config())} />
       )}
     </>
   );

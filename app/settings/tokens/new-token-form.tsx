@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { Fragment, useState, type FormEvent } from "react";
 import { TOKEN_NAME_MAX } from "@/lib/field-lengths";
 import type { NewTokenAnswer } from "@/lib/access-tokens/issue-access-token";
 import { CopyButton } from "../../copy-button";
@@ -9,6 +9,16 @@ import { ErrorAlert } from "../../form-parts";
 import { LocalTime } from "../../local-time";
 
 export type Choice = { value: string; label: string };
+
+/** Choices under a heading (an <optgroup>); `label` null: choices of their own, at the top level. */
+export type ChoiceGroup = { label: string | null; choices: Choice[] };
+
+const options = (choices: Choice[]) =>
+  choices.map((choice) => (
+    <option key={choice.value} value={choice.value}>
+      {choice.label}
+    </option>
+  ));
 
 const isNewTokenAnswer = (body: unknown): body is NewTokenAnswer =>
   typeof body === "object" && body !== null && "token" in body && typeof body.token === "string" && "name" in body && typeof body.name === "string";
@@ -20,7 +30,7 @@ const errorOf = (body: unknown): string | null =>
  * The new-token form. It posts with fetch and shows the answer in place: the token is on screen
  * once and is never put in a URL, a cookie or the page the server renders.
  */
-export function NewTokenForm({ scopes, lifetimes, defaultLifetime }: { scopes: Choice[]; lifetimes: Choice[]; defaultLifetime: string }) {
+export function NewTokenForm({ scopes, lifetimes, defaultLifetime }: { scopes: ChoiceGroup[]; lifetimes: Choice[]; defaultLifetime: string }) {
   const router = useRouter();
   const [created, setCreated] = useState<NewTokenAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -70,21 +80,21 @@ export function NewTokenForm({ scopes, lifetimes, defaultLifetime }: { scopes: C
         <label>
           Projects
           <select name="scope" defaultValue="all">
-            {scopes.map((scope) => (
-              <option key={scope.value} value={scope.value}>
-                {scope.label}
-              </option>
-            ))}
+            {scopes.map((group, at) =>
+              group.label === null ? (
+                <Fragment key={at}>{options(group.choices)}</Fragment>
+              ) : (
+                <optgroup key={at} label={group.label}>
+                  {options(group.choices)}
+                </optgroup>
+              ),
+            )}
           </select>
         </label>
         <label>
           Expires
           <select name="lifetime" defaultValue={defaultLifetime}>
-            {lifetimes.map((lifetime) => (
-              <option key={lifetime.value} value={lifetime.value}>
-                {lifetime.label}
-              </option>
-            ))}
+            {options(lifetimes)}
           </select>
         </label>
         <button type="submit" disabled={sending}>

@@ -4,12 +4,13 @@ import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
 import { pageMessage } from "@/lib/errors";
-import { listProjects } from "@/lib/projects/projects";
+import { listProjects, type ProjectSummary } from "@/lib/projects/projects";
 import { listAccessTokens, type AccessTokenSummary } from "@/lib/access-tokens/manage-access-tokens";
 import { TOKEN_LIFETIME_CHOICES } from "@/lib/access-tokens/schemas";
-import { NewTokenForm, type Choice } from "./new-token-form";
+import { NewTokenForm, type Choice, type ChoiceGroup } from "./new-token-form";
 import { DoneNotice, ErrorAlert, RevokeControl } from "../../form-parts";
 import { LocalTime } from "../../local-time";
+import { groupByTeam, groupLabel } from "../../project-groups";
 import { SettingsNav } from "../settings-nav";
 
 export const metadata: Metadata = { title: "Access tokens" };
@@ -70,7 +71,13 @@ export default async function AccessTokensPage({ searchParams }: { searchParams:
   if (user === null) redirect(withReturnTo("/signin", "/settings/tokens"));
   const [tokens, projects, query] = await Promise.all([listAccessTokens(user.id), listProjects(user.id), searchParams]);
   const error = pageMessage(query.error);
-  const scopes: Choice[] = [{ value: "all", label: "All your projects" }, ...projects.map((project) => ({ value: project.id, label: project.name }))];
+  // Any project the person reaches; with teams, each team's under its name.
+  const groups = groupByTeam(projects);
+  const choices = (members: ProjectSummary[]): Choice[] => members.map((project) => ({ value: project.id, label: project.name }));
+  const all: Choice = { value: "all", label: "All your projects" };
+  const scopes: ChoiceGroup[] = groups.every((group) => group.team === null)
+    ? [{ label: null, choices: [all, ...choices(projects)] }]
+    : [{ label: null, choices: [all] }, ...groups.map((group) => ({ label: groupLabel(group.team), choices: choices(group.projects) }))];
   const now = Date.now();
   const revoked = tokens.find((token) => token.id === query.revoked && token.revokedAt !== null);
   return (

@@ -97,7 +97,7 @@ export const removeMemberOperation = operation({
   sameOrigin: true,
   params: memberParamsSchema,
   body: { form: removeMemberFormSchema },
-  answer: { redirect: true, back: ({ id, userId }) => `/teams/${encodeURIComponent(id)}/members/${encodeURIComponent(userId)}/remove` },
+  answer: { redirect: true, back: ({ id, userId }) => `/teams/${encodeURIComponent(id)}/members/${encodeURIComponent(userId)}` },
   errors: [...formErrors, "not_found", "team_role_required", "last_owner"],
 });
 

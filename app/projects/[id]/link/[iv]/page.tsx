@@ -10,6 +10,7 @@ import { pageMessage } from "@/lib/errors";
 import { isNearby, proximityOf, type Proximity } from "@/lib/init/proximity";
 import { findLinkApprovalView, linkApprovalPagePath, type LinkApprovalView } from "@/lib/links/link-approval-view";
 import { prepareProjectKey } from "@/lib/projects/project-keys";
+import { findReachableProject } from "@/lib/projects/projects";
 import { AddressFact, ObservedAddress, ReportedAddress } from "../../../../address-parts";
 import { ApprovalActions, ApprovalCard, DecisionSection, DenyForm, OutcomeBanner, ProximityWarning, type Outcome } from "../../../../approval-parts";
 import { WAITING } from "../../../../approval-words";
@@ -91,7 +92,20 @@ function WhoIsAsking({ view, proximity, warned }: { view: LinkApprovalView; prox
 
 const DENY_FORM = "deny-form";
 
-function Decision({ view, action, nearby, stepUp }: { view: LinkApprovalView; action: (decision: "approve" | "deny") => string; nearby: boolean; stepUp: { projectId: string; iv: string } | null }) {
+function Decision({
+  view,
+  team,
+  action,
+  nearby,
+  stepUp,
+}: {
+  view: LinkApprovalView;
+  /** The project's team; null for a personal project, the person's own. */
+  team: string | null;
+  action: (decision: "approve" | "deny") => string;
+  nearby: boolean;
+  stepUp: { projectId: string; iv: string } | null;
+}) {
   // Nothing to decide unless a client asks now: an approval must reach the client that waits, not whoever holds the iv later.
   if (view.state === "linked" || !view.asking) return null;
   const deny = <DenyForm id={DENY_FORM} action={action("deny")} />;
@@ -101,8 +115,9 @@ function Decision({ view, action, nearby, stepUp }: { view: LinkApprovalView; ac
       {nearby ? (
         <form method="post" action={action("approve")} className="stack">
           <p>
-            Approving gives this application access to your project <strong>{view.project.name}</strong>: a signed credential to use it, and the
-            project&apos;s public key. You can revoke it on the project&apos;s page.
+            Approving gives this application access to {team === null ? "your project" : "the project"} <strong>{view.project.name}</strong>
+            {team === null ? null : ` of the team ${team}`}: a signed credential to use it, and the project&apos;s public key. You can revoke it on the
+            project&apos;s page.
           </p>
           {stepUp ? <PasskeyStepUp approval={{ kind: "link", ...stepUp }} /> : null}
           <ApprovalActions denyForm={DENY_FORM} approve />
@@ -146,7 +161,8 @@ export default async function LinkApprovalPage({
   // Someone else's project reads exactly like one that does not exist.
   const view = await findLinkApprovalView(cfg, user.id, id, iv, metadata);
   if (view === null) notFound();
-  // The owner is about to link a client: the key is needed now (it is generated on first need).
+  // Someone who reaches the project is about to link a client: the key is needed now (it is
+  // generated on first need).
   if (view.project.fingerprint === null) prepareProjectKey(cfg, view.project.id);
   const [path, search = ""] = pagePath.split("?");
   // The approve operation applies the same rule (lib/links/decide-link-approval.ts).
@@ -176,7 +192,13 @@ export default async function LinkApprovalPage({
           <ProximityWarning proximity={proximity} clientAddress={view.observed?.address ?? null} browserAddress={browserAddress} showsCode={false} />
         ) : null}
         <WhoIsAsking view={view} proximity={proximity} warned={warned} />
-        <Decision view={view} action={action} nearby={proximity !== null && isNearby(proximity)} stepUp={(await approvalsNeedPasskey(user.id)) ? { projectId: id, iv } : null} />
+        <Decision
+          view={view}
+          team={(await findReachableProject(user.id, view.project.id))?.team?.name ?? null}
+          action={action}
+          nearby={proximity !== null && isNearby(proximity)}
+          stepUp={(await approvalsNeedPasskey(user.id)) ? { projectId: id, iv } : null}
+        />
       </ApprovalCard>
     </>
   );
