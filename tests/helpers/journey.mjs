@@ -19,7 +19,7 @@ import { randomBytes } from "node:crypto";
  */
 
 /** @typedef {{ id: string, url: string, redirect_url: string, interval: number, timestamp: number, user_code: string, expires_at: number, secret: string }} CreatedInit */
-/** @typedef {{ status: string, project_id: string, access_token: string }} TokenPickup */
+/** @typedef {{ status: string, project_id: string, access_token: string, project: { id: string, name: string, team_id: string | null } }} TokenPickup */
 /** @typedef {{ success: true, bearer: string, public: string, public_fingerprint: string, link_id: string, expires_at: number }} LinkSuccess */
 /** @typedef {{ email: string, password: string, session: string, cookie: string }} Person */
 
