@@ -17,10 +17,16 @@ export async function moveProjectToTeam(userId: string, pathId: string, teamId: 
   if (!RANDOM_ID_PATTERN.test(teamId) || (await teamRoleOf(userId, teamId)) === null) throw notFound("You are not a member of a team with this id.");
   const prisma = await db();
   const owner = memberWithRoleSql(teamId, userId, ["owner"]);
-  const [, moved] = await statementsInOneTransaction([
+  // The event is decided before the move, by the move's own conditions: after it, a project that
+  // was in this team already would look moved, and a refused move would be in the activity. The
+  // project's row is locked first (a no-op update), so that a concurrent move of it commits before
+  // both statements read it, or waits for this one.
+  const movable = Prisma.sql`EXISTS (SELECT 1 FROM "Project" p WHERE p."id" = ${projectId} AND p."teamId" IS NULL AND p."ownerId" = ${userId}) AND ${owner}`;
+  const [, , , moved] = await statementsInOneTransaction([
     lockTeamStatement(prisma, teamId),
+    prisma.$executeRaw`UPDATE "Project" SET "teamId" = "teamId" WHERE "id" = ${projectId}`,
+    teamEventRecord(prisma, { kind: "project_moved_to_team", actorId: userId, teamId, subjectId: projectId, projectId }, movable),
     prisma.$executeRaw`UPDATE "Project" SET "teamId" = ${teamId} WHERE "id" = ${projectId} AND "teamId" IS NULL AND "ownerId" = ${userId} AND ${owner}`,
-    teamEventRecord(prisma, { kind: "project_moved_to_team", actorId: userId, teamId, subjectId: projectId, projectId }, Prisma.sql`EXISTS (SELECT 1 FROM "Project" p WHERE p."id" = ${projectId} AND p."teamId" = ${teamId}) AND ${owner}`),
   ]);
   if (moved === 1) return projectId;
   if ((await teamRoleOf(userId, teamId)) !== "owner") throw new ApiError("team_role_required", "Only the team's owners may move a project into it.");

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { db } from "@/lib/database/db";
 import { MAX_FORM_BODY_BYTES } from "@/lib/api/body";
 import { randomId } from "@/lib/secrets";
-import { newAccount, sessionTokenOf, signIn, signOut, SITE } from "./forms";
+import { cookieHeader, newAccount, sessionTokenOf, signIn, signOut, SITE } from "./forms";
 import {
   clientHeadersArb,
   declaredLengthArb,
@@ -20,6 +20,7 @@ import {
   type HeaderList,
   type OriginHeaders,
 } from "./hostile";
+import { dispatch } from "./in-process";
 import { PASSWORD } from "./journey.mjs";
 
 // The fixture of the hostile form properties (tests/api/hostile/forms-*.test.ts, and the
@@ -51,7 +52,58 @@ export async function signedInPersonWithProjects() {
   const othersProject = randomId();
   await prisma.project.create({ data: { id: ownProject, name: "Mine", ownerId: person.userId, createdAt: new Date() } });
   await prisma.project.create({ data: { id: othersProject, name: "Theirs", ownerId: otherId, createdAt: new Date() } });
-  return { ...person, otherId, ownProject, othersProject };
+  return { ...person, otherId, otherSession: other.token, ownProject, othersProject };
+}
+
+/** Posts a team form as this site's page does, signed in with `session`. */
+const teamForm = (session: string, path: string, fields: Record<string, string>) =>
+  dispatch("POST", path, {
+    body: new URLSearchParams(fields).toString(),
+    headers: { origin: SITE, "content-type": "application/x-www-form-urlencoded", ...cookieHeader(session) },
+  });
+
+/** The team id of a /teams/{id}?… Location: what the new-team and Join forms answer on success. */
+async function teamIdIn(response: Response, what: string): Promise<string> {
+  const location = response.headers.get("location") ?? "";
+  const id = /^[^?#]*\/teams\/([A-Za-z0-9_-]{22})\?/.exec(location)?.[1];
+  if (response.status !== 303 || id === undefined) throw new Error(`${what} failed: ${response.status} ${location} ${await response.text()}`);
+  return id;
+}
+
+/** Makes a team through the new-team form of /teams, as a person would: its id. */
+async function teamMadeBy(session: string, name: string): Promise<string> {
+  return teamIdIn(await teamForm(session, "/teams/create", { name }), `creating the team ${name}`);
+}
+
+/** `inviter` invites `email` as a member through the invite form, and `invitee` joins through the invitation's link. */
+async function joinedThroughInvitation(teamId: string, inviter: string, email: string, invitee: string): Promise<void> {
+  const invited = await teamForm(inviter, `/teams/${teamId}/invitations/create`, { email, role: "member" });
+  const { url } = (await invited.json()) as { url?: string };
+  // The link carries the token in its fragment (lib/teams/invitations.ts); the page posts it.
+  const token = url === undefined ? null : new URLSearchParams(new URL(url).hash.slice(1)).get("token");
+  if (invited.status !== 201 || token === null) throw new Error(`inviting ${email} failed: ${invited.status}`);
+  const joined = await teamIdIn(await teamForm(invitee, "/teams/join/accept", { token }), `${email} joining`);
+  if (joined !== teamId) throw new Error(`${email} joined ${joined}, not ${teamId}`);
+}
+
+/**
+ * signedInPersonWithProjects who owns a team, made through the new-team form as a person would,
+ * with a second member who joined through the invite form and the invitation's link; and two
+ * teams of the other person's: `othersTeam`, which the person is not in, and `joinedTeam`, which
+ * the person joined as a plain member (so that the team forms' role checks get refused there).
+ * Each team form's success is checked here: a fixture that fails says so before any property runs.
+ */
+export async function signedInPersonWithTeams() {
+  const person = await signedInPersonWithProjects();
+  const second = await newAccount();
+  const prisma = await db();
+  const { id: memberId } = await prisma.user.findUniqueOrThrow({ where: { email: second.email } });
+  const ownTeam = await teamMadeBy(person.session, "Ours");
+  await joinedThroughInvitation(ownTeam, person.session, second.email, second.token);
+  const othersTeam = await teamMadeBy(person.otherSession, "Theirs");
+  const joinedTeam = await teamMadeBy(person.otherSession, "Joined");
+  await joinedThroughInvitation(joinedTeam, person.otherSession, person.email, person.session);
+  return { ...person, member: { userId: memberId, email: second.email }, ownTeam, othersTeam, joinedTeam };
 }
 
 /** What a property generates of a form post; a route's own parts (path segments) come on top. */

@@ -33,6 +33,8 @@ const FINGERPRINTED = [
   ["OidcCallback", "id"],
   ["EmailLink", "id"],
   ["OutboxEmail", "id"],
+  ["Team", "id"],
+  ["TeamInvitation", "id"],
 ] as const;
 
 type TableName = (typeof FINGERPRINTED)[number][0];
@@ -125,9 +127,15 @@ async function resourceServerScopes(): Promise<unknown[]> {
   return sql.all(`SELECT * FROM "ResourceServerProject" ORDER BY "credentialId", "projectId"`, []);
 }
 
+/** Teams' members: few rows, keyed by team and account together, so read whole as well. */
+async function teamMembers(): Promise<unknown[]> {
+  const sql = await directSql();
+  return sql.all(`SELECT * FROM "TeamMember" ORDER BY "teamId", "userId"`, []);
+}
+
 export async function databaseFingerprint(): Promise<Fingerprint> {
-  const [initPollClock, rateLimit, scopes, rows] = await Promise.all([pollClocks(), rateLimitCounters(), resourceServerScopes(), currentDigests()]);
-  const fingerprint: Fingerprint = { InitPollClock: digest(initPollClock), RateLimit: digest(rateLimit), ResourceServerProject: digest(scopes) };
+  const [initPollClock, rateLimit, scopes, members, rows] = await Promise.all([pollClocks(), rateLimitCounters(), resourceServerScopes(), teamMembers(), currentDigests()]);
+  const fingerprint: Fingerprint = { InitPollClock: digest(initPollClock), RateLimit: digest(rateLimit), ResourceServerProject: digest(scopes), TeamMember: digest(members) };
   for (const [table] of FINGERPRINTED) fingerprint[table] = tableDigest(rows.get(table)!.values(), rows.get(table)!.size);
   return fingerprint;
 }

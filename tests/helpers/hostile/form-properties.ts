@@ -56,6 +56,11 @@ const FORM_WRITES: Partial<Record<RouteName, { countedRefusals: readonly ErrorCo
     countedRefusals: ["email_link_invalid", "email_link_used", "email_link_voided", "email_link_expired", "rate_limited"],
     backgroundTables: ["OutboxEmail"],
   },
+  // Not listed, as their refusals write nothing: the new-team form's limit (lib/teams/teams.ts)
+  // takes its unit only while there is room (a request over the limit is refused by a counter it
+  // leaves as it was) and gives it back when the request is refused after all
+  // (countedUnlessRefused, lib/limits/rate-limit.ts). So does the invite form's, whose JSON
+  // answers the API routes' property checks (tests/api/hostile/forms-teams.test.ts).
 };
 
 /**
