@@ -194,7 +194,7 @@ export class InitlinkClient {
     const { access_token, token_type } = typeof accessToken === "string" ? { access_token: accessToken, token_type: "Bearer" } : accessToken;
     const answer = await this.#send("GET", "api/projects", { headers: { authorization: `${token_type} ${access_token}` }, signal, prove: token_type === "DPoP", accessToken: access_token });
     if (answer.status !== 200) throw errorOf(answer);
-    return bodyAs<TokenProjects>(answer, { projects: "object", teams: "object" }, "projects");
+    return bodyAs<TokenProjects>(answer, { projects: "array", teams: "array" }, "projects");
   }
 
   /** The project a link's bearer opens (`GET /api/projects/{projectId}`); `bearer` with or without its `Bearer ` prefix. */

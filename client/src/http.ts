@@ -50,7 +50,7 @@ export function errorOf(answer: Answer): InitlinkError {
 
 export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-type FieldType = "string" | "number" | "boolean" | "object";
+type FieldType = "string" | "number" | "boolean" | "object" | "array";
 
 /**
  * The answer's body as `T` once the fields it must have are there with their types; the rest of
@@ -58,7 +58,8 @@ type FieldType = "string" | "number" | "boolean" | "object";
  */
 export function bodyAs<T>(answer: Answer, fields: Record<string, FieldType>, what: string): T {
   const body = answer.body;
-  const missing = isRecord(body) ? Object.entries(fields).filter(([name, type]) => (type === "object" ? !isRecord(body[name]) : typeof body[name] !== type)) : [];
+  const fits = (value: unknown, type: FieldType) => (type === "object" ? isRecord(value) : type === "array" ? Array.isArray(value) : typeof value === type);
+  const missing = isRecord(body) ? Object.entries(fields).filter(([name, type]) => !fits(body[name], type)) : [];
   if (!isRecord(body) || missing.length > 0) {
     const names = missing.map(([name]) => name).join(", ");
     throw new InitlinkError("invalid_response", `The server's ${what} is not as documented${names ? ` (${names})` : ""}.`, { status: answer.status });

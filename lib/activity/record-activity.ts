@@ -73,13 +73,18 @@ export function linkCreatedRecord(prisma: Database, linkId: string, address: str
     ON CONFLICT DO NOTHING`;
 }
 
-/** A link revoked by `userId` (its project's owner, an admin of its team, or the person whose token made it); a team's admins see it too. */
-export function linkRevokedRecord(prisma: Database, linkId: string, userId: string): ActivityRecord {
+/**
+ * A link revoked by `userId` (its project's owner, an admin of its team, or the person whose token made it); a team's admins see it too.
+ * `allowed`: the revocation's own permission, as a condition on the link `l`, its token `t` and its project `p`. A revoked link
+ * alone does not show that this request revoked it: a team member refused another's link that an admin revoked meanwhile would
+ * otherwise be recorded as having revoked it (tests/api/teams/team-races.test.ts).
+ */
+export function linkRevokedRecord(prisma: Database, linkId: string, userId: string, allowed: Prisma.Sql): ActivityRecord {
   return prisma.$executeRaw`
     INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "projectId", "projectName", "observedUserAgent", "tokenName", "iv", "decidedBy", "teamId")
     SELECT ${randomId()}, u."id", ${activityKind("link_revoked")}, l."id", l."revokedAt", p."id", p."name", l."userAgent", t."name", l."iv", u."email", p."teamId"
     FROM "ProjectLink" l JOIN "AccessToken" t ON t."id" = l."accessTokenId" JOIN "Project" p ON p."id" = l."projectId" JOIN "User" u ON u."id" = ${userId}
-    WHERE l."id" = ${linkId} AND l."revokedAt" IS NOT NULL
+    WHERE l."id" = ${linkId} AND l."revokedAt" IS NOT NULL AND ${allowed}
     ON CONFLICT DO NOTHING`;
 }
 

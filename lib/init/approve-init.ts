@@ -9,7 +9,7 @@ import { RANDOM_ID_PATTERN } from "../secrets";
 import { countedNewProject, insertProjectWithinCap } from "../projects/new-project";
 import { findReachableProject } from "../projects/projects";
 import { hasRole } from "../teams/roles";
-import { lockMembershipStatement, reachesProjectSql, teamRoleOf } from "../teams/team-access";
+import { lockMembershipStatement, projectAccess, reachesProjectSql, teamRoleOf } from "../teams/team-access";
 import type { RequestOrigin } from "../request-origin";
 import { chosenAccessLifetime } from "./access-lifetime";
 import { checkUserCode } from "./code-check";
@@ -47,7 +47,7 @@ export async function approveInit(cfg: Config, { id: userId, sessionId }: Sessio
   if (choice.kind === "existing") {
     const project = await findReachableProject(userId, choice.id);
     if (project === null) throw notFound("You have no project with this id.");
-    if (!(await decide(cfg, init.id, project.id, decision))) throw await notPendingNow(init.id);
+    if (!(await decide(cfg, init.id, project.id, decision))) throw await refusalNow(init.id, userId, project.id);
     return project.id;
   }
   if (choice.teamId !== null) {
@@ -63,7 +63,7 @@ export async function approveInit(cfg: Config, { id: userId, sessionId }: Sessio
     if (await decide(cfg, init.id, init.id, decision)) return init.id;
     const prisma = await db();
     await prisma.project.deleteMany({ where: { id: init.id, inits: { none: {} } } });
-    throw await notPendingNow(init.id);
+    throw await refusalNow(init.id, userId, init.id);
   });
 }
 
@@ -92,8 +92,15 @@ async function decide(cfg: Config, initId: string, projectId: string, { userId, 
   return true;
 }
 
-/** Why the init is no longer pending: expired, denied or approved meanwhile. */
-async function notPendingNow(initId: string): Promise<ApiError> {
+/**
+ * Why the approval's update changed nothing: the init is no longer pending (expired, denied or
+ * approved meanwhile), or, still pending, the person no longer reaches the project. The update
+ * itself checks that (decide), and a removal from the project's team between the check before it
+ * and the update is refused there: that refusal is not_found, as the check before would have said,
+ * not init_not_pending, which would tell the page that a still pending init was approved already.
+ */
+async function refusalNow(initId: string, userId: string, projectId: string): Promise<ApiError> {
   await pendingInit(initId);
+  if ((await projectAccess(userId, projectId)) === null) return notFound("You have no project with this id.");
   return initNotPending(NOT_PENDING.done);
 }

@@ -1,9 +1,10 @@
 import { linkRevokedRecord } from "../activity/record-activity";
-import { db, inOneTransaction } from "../database/db";
+import { db, statementsInOneTransaction } from "../database/db";
 import { ApiError, notFound } from "../errors";
+import { Prisma } from "../generated/prisma/client";
 import { RANDOM_ID_PATTERN } from "../secrets";
 import { hasRole } from "../teams/roles";
-import { projectAccess, reachableProjects } from "../teams/team-access";
+import { lockMembershipStatement, projectAccess, reachableProjects, reachesProjectSql } from "../teams/team-access";
 
 // A project's linked clients on its page, and revoking one. Everyone who reaches the project sees
 // its links; a personal project's owner and a team's admins revoke any, a member those their own
@@ -78,13 +79,20 @@ export async function revokeProjectLink(userId: string, projectId: string, linkI
   const link = await prisma.projectLink.findFirst({ where: { id: linkId, projectId, project: reachableProjects(userId) }, select: { revokedAt: true } });
   if (link === null) throw notFound("This project has no link with this id.");
   if (link.revokedAt !== null) return;
-  const [revoked] = await inOneTransaction(
+  // The event holds the update's own rule: without it, a member refused another's link that an
+  // admin revoked meanwhile would be recorded as revoking it (the link is revoked when it runs).
+  // The person's membership of the project's team is locked first (lib/teams/team-access.ts), so
+  // that the update and its event see the same role: on PostgreSQL (READ COMMITTED) a demotion
+  // committing between the two would otherwise leave a revocation without its event.
+  const allowed = Prisma.sql`(${reachesProjectSql("p", userId, "admin")} OR (t."userId" = ${userId} AND ${reachesProjectSql("p", userId)}))`;
+  const [, revoked] = await statementsInOneTransaction([
+    lockMembershipStatement(prisma, projectId, userId),
     prisma.projectLink.updateMany({
       where: { id: linkId, revokedAt: null, OR: [{ project: reachableProjects(userId, "admin") }, { accessToken: { userId }, project: reachableProjects(userId) }] },
       data: { revokedAt: new Date() },
     }),
-    linkRevokedRecord(prisma, linkId, userId),
-  );
+    linkRevokedRecord(prisma, linkId, userId, allowed),
+  ]);
   if (revoked.count === 1) return;
   if ((await prisma.projectLink.count({ where: { id: linkId, revokedAt: { not: null } } })) === 1) return;
   throw new ApiError("team_role_required", "Only the team's owners and admins may revoke a link someone else approved.");

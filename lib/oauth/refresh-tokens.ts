@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import { deleteAccessToken, issueProjectAccessToken } from "../access-tokens/issue-access-token";
 import { oauthLoginRevokedRecord } from "../activity/record-activity";
 import type { Config } from "../config";
-import { db, inOneTransactionOfThree } from "../database/db";
+import { db, inOneTransactionOfThree, statementsInOneTransaction } from "../database/db";
 import { ApiError, invalidGrant } from "../errors";
 import { projectUrl } from "../projects/projects";
 import type { RequestOrigin } from "../request-origin";
 import { hashSecret, randomId, randomSecret } from "../secrets";
-import { teamIdOf } from "../teams/team-access";
+import { lockMembershipStatement, projectAccess, reachableProjects, teamIdOf } from "../teams/team-access";
 import { boundKey, type DpopRequest } from "./dpop";
 import { refreshTokenExpiresAt } from "./login-lifetime";
 import type { TokenAnswer } from "./schemas";
@@ -121,7 +121,14 @@ export async function startLogin(cfg: Config, login: NewLogin): Promise<string> 
   const token = randomSecret(REFRESH_TOKEN_PREFIX);
   const loginId = randomId();
   const tokenId = randomId();
-  const [, , approvalStands] = await inOneTransactionOfThree(
+  const [, , , approvalStands] = await statementsInOneTransaction([
+    // The approver's membership of the project's team is locked first, and the approval stands
+    // below only while they still reach the project (lib/teams/team-access.ts): a removal from the
+    // team either committed before, and this login is refused, or waits for it and revokes it.
+    // The exchange's claim of the access token checks the same, but this login is a transaction
+    // of its own: a removal between the two left the removed member a live login that refreshed
+    // into new access tokens (tests/api/teams/team-races.test.ts).
+    lockMembershipStatement(prisma, login.projectId, login.userId),
     prisma.oAuthLogin.create({
       data: {
         id: loginId,
@@ -141,12 +148,16 @@ export async function startLogin(cfg: Config, login: NewLogin): Promise<string> 
     // Rewrites the init's own value, to take its row: a report of the approval ("This wasn't me",
     // lib/approvals/report-approval.ts) either committed before, and the init is denied, or
     // comes after and finds this login to revoke.
-    prisma.init.updateMany({ where: { id: login.initId, status: "done", accessTokenId: login.accessTokenId }, data: { accessTokenId: login.accessTokenId } }),
-  );
+    prisma.init.updateMany({
+      where: { id: login.initId, status: "done", accessTokenId: login.accessTokenId, project: { is: reachableProjects(login.userId) } },
+      data: { accessTokenId: login.accessTokenId },
+    }),
+  ]);
   if (approvalStands.count === 1) return token;
-  await prisma.oAuthLogin.updateMany({ where: { id: loginId, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: "report" } });
+  const removed = (await projectAccess(login.userId, login.projectId)) === null;
+  await prisma.oAuthLogin.updateMany({ where: { id: loginId, revokedAt: null }, data: { revokedAt: new Date(), revokedReason: removed ? "removal" : "report" } });
   // RFC 8628 §3.5: to the client, an approval taken back before it had its tokens is a denial.
-  throw new ApiError("access_denied", "The person took this approval back.");
+  throw new ApiError("access_denied", removed ? "The person who approved this no longer reaches the project." : "The person took this approval back.");
 }
 
 /**

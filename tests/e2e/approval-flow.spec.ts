@@ -31,7 +31,7 @@ test("a person signs up from the init page, confirms they started it, approves, 
   expect(done).toMatchObject({ status: "done", project_id: init.id, project_url: `${new URL(init.url).origin}/projects/${init.id}` });
   const collected = await status(request, init, init.secret);
   expect(collected.access_token).toMatch(/^ilat_/);
-  expect(collected.project).toEqual({ id: init.id, name: "Payments API" });
+  expect(collected.project).toEqual({ id: init.id, name: "Payments API", team_id: null });
   const again = await status(request, init, init.secret);
   expect(again.access_token).toBeUndefined();
 
