@@ -2,7 +2,7 @@ import { cookies } from "next/headers";
 import Link from "next/link";
 import { FORM_FLASH_COOKIE, readFormFlash, type AuthField, type FormFlash } from "@/lib/api/form-flash";
 import { safeReturnTo, withReturnTo } from "@/lib/api/return-to";
-import { passwordSignUpOpen, passwordsOn } from "@/lib/auth/account-policy";
+import { passwordSignUpByInvitation, passwordSignUpOpen, passwordsOn } from "@/lib/auth/account-policy";
 import { passwordResetOffered } from "@/lib/auth/password-reset";
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
 import { config } from "@/lib/config";
@@ -10,6 +10,7 @@ import { pageMessage } from "@/lib/errors";
 import { DoneNotice, ErrorAlert } from "./form-parts";
 import { PasskeySignIn } from "./passkey-sign-in";
 import { ProviderSignIn } from "./provider-sign-in";
+import { InvitationField } from "./invitation-token";
 
 export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -39,8 +40,10 @@ export async function AuthPage({ mode, searchParams }: { mode: Mode; searchParam
   const flash = query.error === undefined ? null : readFormFlash((await cookies()).get(FORM_FLASH_COOKIE)?.value);
   const cfg = config();
   const provider = cfg.oidc;
-  // The password form where passwords are used, and on the sign-up page only while sign-up is open.
-  const passwordForm = mode === "signin" ? passwordsOn(cfg) : passwordSignUpOpen(cfg);
+  // The password form where passwords are used, and on the sign-up page only while sign-up is open
+  // (to anyone, or with SIGN_UP=invite to the holder of a team invitation).
+  const byInvitation = mode === "signup" && !passwordSignUpOpen(cfg) && passwordSignUpByInvitation(cfg);
+  const passwordForm = mode === "signin" ? passwordsOn(cfg) : passwordSignUpOpen(cfg) || byInvitation;
   // A refusal of the identity provider's flow is said next to its button, not in the password form.
   const providerError = typeof query.error === "string" && query.error.startsWith("oidc_") ? pageMessage(query.error) : null;
   return (
@@ -65,6 +68,7 @@ export async function AuthPage({ mode, searchParams }: { mode: Mode; searchParam
           email={flash?.email ?? ""}
           error={errorPlacement(providerError === null ? query.error : undefined, flash)}
           signUpOpen={passwordSignUpOpen(cfg)}
+          byInvitation={byInvitation}
           resetOffered={passwordResetOffered(cfg)}
         />
       ) : (
@@ -121,6 +125,7 @@ function AuthForm({
   email,
   error,
   signUpOpen,
+  byInvitation,
   resetOffered,
 }: {
   mode: Mode;
@@ -128,6 +133,8 @@ function AuthForm({
   email: string;
   error: { field: AuthField | null; message: string | null };
   signUpOpen: boolean;
+  /** Sign-up by invitation only (SIGN_UP=invite): the form carries the invitation this tab keeps. */
+  byInvitation?: boolean;
   resetOffered: boolean;
 }) {
   const other = mode === "signin" ? { href: withReturnTo("/signup", returnTo), label: "Create an account" } : { href: withReturnTo("/signin", returnTo), label: "Sign in instead" };
@@ -139,6 +146,7 @@ function AuthForm({
   return (
     <form method="post" action={withReturnTo(`/auth/${mode}`, returnTo)} className="card stack narrow">
       {error.field === null ? <ErrorAlert message={error.message} /> : null}
+      {byInvitation ? <InvitationField /> : null}
       <label>
         Email
         <input

@@ -196,9 +196,10 @@ export const ERRORS = {
   },
   sign_up_closed: {
     status: 403,
-    meaning: "Making an account with a password is closed on this service (`SIGN_UP=off`): accounts come from its identity provider (pages only).",
+    meaning:
+      "Making an account with a password is closed on this service: `SIGN_UP=off` (accounts come from its identity provider), or `SIGN_UP=invite` and the form carried no open team invitation that its email may accept (pages only).",
     example: "Sign-up is closed on this service: accounts come from its identity provider.",
-    page: "Sign-up with a password is closed here: your account is made the first time you sign in through your identity provider.",
+    page: "Sign-up with a password is closed here. Sign in through your identity provider, or, if a team invited you, open its invitation link in this tab and sign up with the address it was sent to.",
   },
   email_link_invalid: {
     status: 400,

@@ -459,13 +459,10 @@ function oidcProviderSettings(parsed, env) {
  * @param {z.infer<typeof envSchema>} parsed @param {ReturnType<typeof oidcProviderSettings>} oidc
  */
 function accountSettings(parsed, oidc) {
-  if (parsed.SIGN_UP === "invite") {
-    throw new ConfigError("Invalid configuration:\n  - SIGN_UP=invite (sign-up through a team invitation only) is not built yet: use SIGN_UP=off (accounts come from the identity provider) or open");
-  }
   if (parsed.LOCAL_PASSWORDS === "off" && oidc === null) {
     throw new ConfigError("Invalid configuration:\n  - LOCAL_PASSWORDS=off needs OIDC_ISSUER: without passwords, people sign in through the identity provider (and passkeys)");
   }
-  return { selfSignUp: parsed.SIGN_UP === "open", localPasswords: parsed.LOCAL_PASSWORDS === "on" };
+  return { selfSignUp: parsed.SIGN_UP === "open", inviteSignUp: parsed.SIGN_UP === "invite", localPasswords: parsed.LOCAL_PASSWORDS === "on" };
 }
 
 /**

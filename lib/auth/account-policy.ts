@@ -10,6 +10,9 @@ import { ApiError } from "../errors";
 /** Whether a person may make an account with an email and a password. */
 export const passwordSignUpOpen = (cfg: Config) => cfg.accounts.selfSignUp && cfg.accounts.localPasswords;
 
+/** Whether a person holding a team invitation may make an account with a password (SIGN_UP=invite), though sign-up is otherwise closed. */
+export const passwordSignUpByInvitation = (cfg: Config) => cfg.accounts.inviteSignUp && cfg.accounts.localPasswords;
+
 /** Whether passwords sign in, prove the holder, and can be changed. */
 export const passwordsOn = (cfg: Config) => cfg.accounts.localPasswords;
 
@@ -18,8 +21,15 @@ export function requirePasswordsOn(cfg: Config): void {
   if (!passwordsOn(cfg)) throw new ApiError("passwords_off", "Passwords are not used on this service: sign in through your identity provider or with a passkey.");
 }
 
-/** Refuses a password sign-up when SIGN_UP=off (or LOCAL_PASSWORDS=off). */
-export function requirePasswordSignUpOpen(cfg: Config): void {
+/**
+ * Refuses a password sign-up when SIGN_UP=off (or LOCAL_PASSWORDS=off); with SIGN_UP=invite, unless
+ * `invited`: the form carried an open team invitation that this email may accept.
+ */
+export function requirePasswordSignUpOpen(cfg: Config, invited: boolean): void {
   requirePasswordsOn(cfg);
-  if (!passwordSignUpOpen(cfg)) throw new ApiError("sign_up_closed", "Sign-up is closed on this service: accounts come from its identity provider.");
+  if (passwordSignUpOpen(cfg) || (invited && passwordSignUpByInvitation(cfg))) return;
+  if (passwordSignUpByInvitation(cfg)) {
+    throw new ApiError("sign_up_closed", "Sign-up here is by invitation only: open the invitation link a team's admin sent you, then sign up with the address it was sent to.");
+  }
+  throw new ApiError("sign_up_closed", "Sign-up is closed on this service: accounts come from its identity provider.");
 }

@@ -17,6 +17,11 @@ export const credentialsSchema = z.object({
 
 export type Credentials = z.infer<typeof credentialsSchema>;
 
+/** The sign-up form: the credentials, and the team invitation's token the page found in this tab, if any (SIGN_UP=invite). */
+export const signUpSchema = credentialsSchema.extend({ invitation: z.string().max(100).optional() });
+
+export type SignUpFields = z.infer<typeof signUpSchema>;
+
 const passwordField = credentialsSchema.shape.password;
 
 /** The password change form: the current password, and a new one by sign-up's rules, not the same. */

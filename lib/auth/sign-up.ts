@@ -12,9 +12,13 @@ import { hashPassword } from "./passwords";
 import type { Credentials } from "./schemas";
 import { startSession } from "./sessions";
 
-/** Makes an account and signs it in; returns the new session's token. With mail, a link to confirm its email goes out. */
-export async function signUp(cfg: Config, credentials: Credentials, origin: RequestOrigin): Promise<string> {
-  requirePasswordSignUpOpen(cfg);
+/**
+ * Makes an account and signs it in; returns the new session's token. With mail, a link to confirm
+ * its email goes out. `invited`: the form carried a team invitation this email may accept, which
+ * is what SIGN_UP=invite asks for (lib/teams/invitations.ts, invitationAdmits).
+ */
+export async function signUp(cfg: Config, credentials: Credentials, origin: RequestOrigin, invited: boolean): Promise<string> {
+  requirePasswordSignUpOpen(cfg, invited);
   // Every attempt counts against its address: each costs a password hash.
   await consumeRateLimit(limitRules(cfg).authPerAddress, addressSubject(origin.address));
   const prisma = await db();

@@ -25,8 +25,6 @@ export type NewInvitation = { email: string; role: TeamRole; anyEmail: boolean }
 
 export type CreatedInvitation = { id: string; url: string; emailed: boolean };
 
-/** What the invitation page shows before the person accepts. */
-export type InvitationPreview = { teamName: string; role: TeamRole; email: string; anyEmail: boolean; invitedBy: string; expiresAt: Date };
 
 /** Invites `email` as `role`: admins invite members and admins, owners anyone. Limited per team per hour. */
 export async function inviteMember(cfg: Config, actorId: string, teamId: string, invitation: NewInvitation): Promise<CreatedInvitation> {
@@ -105,10 +103,20 @@ async function openInvitation(token: string, now: Date): Promise<StoredInvitatio
   return { ...invitation, role: invitation.role };
 }
 
-/** The invitation as its page shows it. */
-export async function previewInvitation(token: string): Promise<InvitationPreview> {
-  const invitation = await openInvitation(token, new Date());
-  return { teamName: invitation.team.name, role: invitation.role, email: invitation.email, anyEmail: invitation.anyEmail, invitedBy: invitation.invitedBy, expiresAt: invitation.expiresAt };
+/**
+ * Whether `token` is an open invitation that an account with `email` may accept: what lets a
+ * sign-up through with SIGN_UP=invite (lib/auth/account-policy.ts). The account is made, not yet
+ * a member: the person then joins on the invitation's page.
+ */
+export async function invitationAdmits(token: string | undefined, email: string): Promise<boolean> {
+  if (token === undefined || !/^[A-Za-z0-9_-]{43}$/.test(token)) return false;
+  try {
+    const invitation = await openInvitation(token, new Date());
+    return invitation.anyEmail || invitation.email === email;
+  } catch (error) {
+    if (error instanceof ApiError) return false;
+    throw error;
+  }
 }
 
 /**

@@ -380,6 +380,42 @@ test("the projects list", async ({ browser, request }) => {
   });
 });
 
+/** A team of `owner`'s with a second member and an open invitation, made through the forms; returns the team's page and the member. */
+async function teamOf(send: ReturnType<typeof over>, owner: Signed) {
+  const form = (path: string, fields: Record<string, string>, cookie = owner.cookie) =>
+    send("POST", path, new URLSearchParams(fields).toString(), { "content-type": "application/x-www-form-urlencoded", origin: MAIN_URL, cookie });
+  const created = await form("/teams/create", { name: "Platform team with a rather long name" });
+  const teamPath = new URL(created.headers.location, MAIN_URL).pathname;
+  const member = await person(send, MAIN_URL);
+  const invited = JSON.parse((await form(`${teamPath}/invitations/create`, { email: member.email, role: "member" })).text);
+  const token = new URL(invited.url).hash.slice("#token=".length);
+  expect((await form("/teams/join/accept", { token }, member.cookie)).headers.location).toContain(teamPath);
+  await form(`${teamPath}/invitations/create`, { email: "someone.with.a.very.long.address@example.com", role: "admin" });
+  return { teamPath, member };
+}
+
+test("the teams pages: the list, a team as its owner sees it, the removal's confirmation, the invitation page", async ({ browser, request }) => {
+  const send = over(request, MAIN_URL);
+  const owner = await person(send, MAIN_URL);
+  const { teamPath } = await teamOf(send, owner);
+  await auditEverywhere(browser, `${MAIN_URL}/teams`, { person: owner, shot: "teams" });
+  await auditEverywhere(browser, `${MAIN_URL}${teamPath}`, {
+    person: owner,
+    shot: "team",
+    after: async (page) => {
+      await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Teams" })).toHaveAttribute("aria-current", "page");
+      await expect(page.getByRole("region", { name: "Open invitations" })).toContainText("someone.with.a.very.long.address@example.com");
+    },
+  });
+  const removal = await contextFor(browser, owner);
+  const page = await removal.newPage();
+  await page.goto(`${MAIN_URL}${teamPath}`);
+  const memberPath = await page.getByRole("link", { name: "Remove" }).getAttribute("href");
+  await removal.close();
+  await auditEverywhere(browser, `${MAIN_URL}${memberPath}`, { person: owner, shot: "team-removal" });
+  await auditEverywhere(browser, `${MAIN_URL}/teams/join#token=${"t".repeat(43)}`, { shot: "team-join-signed-out" });
+});
+
 test("the activity: an approval, a token pickup, two links and a revocation, with This wasn't me's confirmation open", async ({ browser, request }) => {
   const { owner } = await projectWithLinks(over(request, MAIN_URL));
   await auditEverywhere(browser, `${MAIN_URL}/activity`, {

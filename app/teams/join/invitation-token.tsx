@@ -1,27 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
-
-// An invitation link carries its token in the fragment (/teams/join#token=…), which no server
-// receives, and a sign-in's return target (lib/api/return-to.ts) keeps a path and a query only.
-// So the page keeps the token for this tab in sessionStorage, takes it out of the address bar
-// and the history, and finds it there again once the person is back from signing in or up.
-
-const STORAGE_KEY = "initlink:team_invitation";
-
-/** The invitation's token: null until read in the browser, "" when this tab has none. */
-function useInvitationToken(): string | null {
-  const [token, setToken] = useState<string | null>(null);
-  useEffect(() => {
-    const fromLink = new URLSearchParams(window.location.hash.slice(1)).get("token");
-    if (fromLink !== null) {
-      sessionStorage.setItem(STORAGE_KEY, fromLink);
-      history.replaceState(null, "", window.location.pathname + window.location.search);
-    }
-    setToken(fromLink ?? sessionStorage.getItem(STORAGE_KEY) ?? "");
-  }, []);
-  return token;
-}
+import { useInvitationToken } from "../../invitation-token";
 
 function NoInvitation() {
   return (

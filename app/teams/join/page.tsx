@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { currentUser } from "@/lib/api/page-session";
 import { withReturnTo } from "@/lib/api/return-to";
-import { passwordSignUpOpen } from "@/lib/auth/account-policy";
+import { passwordSignUpByInvitation, passwordSignUpOpen } from "@/lib/auth/account-policy";
 import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
 import { DeadLink } from "../../dead-link";
@@ -48,7 +48,7 @@ export default async function JoinTeamPage({ searchParams }: { searchParams: Pro
       ) : (
         <>
           <ErrorAlert message={error} />
-          {user === null ? <SignInFirst signUp={passwordSignUpOpen(config())} /> : <JoinForm email={user.email} />}
+          {user === null ? <SignInFirst signUp={passwordSignUpOpen(config()) || passwordSignUpByInvitation(config())} /> : <JoinForm email={user.email} />}
         </>
       )}
     </>

@@ -1,5 +1,6 @@
+import type { z } from "zod";
 import type { ErrorCode } from "../../errors";
-import { credentialsSchema } from "../../auth/schemas";
+import { credentialsSchema, signUpSchema } from "../../auth/schemas";
 import { formFlashCookie } from "../form-flash";
 import { operation } from "../operation";
 import { backToForm } from "../return-to";
@@ -7,15 +8,16 @@ import { backToForm } from "../return-to";
 // POST /auth/signup and POST /auth/signin — the two email-and-password forms. Each goes back to
 // its page on a refusal, keeping the email typed (lib/api/form-flash.ts); sign-in's limits per
 // address and per account and address are both rate_limited. With LOCAL_PASSWORDS=off both are
-// passwords_off; with SIGN_UP=off sign-up is sign_up_closed (lib/auth/account-policy.ts).
+// passwords_off; with SIGN_UP=off sign-up is sign_up_closed, and with SIGN_UP=invite unless it carries
+// an invitation its email may accept (lib/auth/account-policy.ts).
 
-const credentialsForm = (page: "/signup" | "/signin", refusals: ErrorCode[]) =>
+const credentialsForm = <B>(page: "/signup" | "/signin", schema: z.ZodType<B>, refusals: ErrorCode[]) =>
   operation({
     method: "POST",
     route: `/auth${page}`,
     auth: "none",
     sameOrigin: true,
-    body: { form: credentialsSchema },
+    body: { form: schema },
     answer: {
       redirect: true,
       back: (_params, query) => backToForm(page, query),
@@ -24,5 +26,5 @@ const credentialsForm = (page: "/signup" | "/signin", refusals: ErrorCode[]) =>
     errors: ["cross_site_request", "unsupported_media_type", "payload_too_large", "invalid_request", "rate_limited", "passwords_off", ...refusals],
   });
 
-export const signUpOperation = credentialsForm("/signup", ["sign_up_closed", "email_taken"]);
-export const signInOperation = credentialsForm("/signin", ["invalid_credentials"]);
+export const signUpOperation = credentialsForm("/signup", signUpSchema, ["sign_up_closed", "email_taken"]);
+export const signInOperation = credentialsForm("/signin", credentialsSchema, ["invalid_credentials"]);

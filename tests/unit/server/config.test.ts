@@ -63,7 +63,7 @@ describe("parseConfig", () => {
       metricsToken: null,
       oauthClientIds: null,
       oidc: null,
-      accounts: { selfSignUp: true, localPasswords: true },
+      accounts: { selfSignUp: true, inviteSignUp: false, localPasswords: true },
       email: null,
       passwordCost: "full",
     });
@@ -101,10 +101,10 @@ describe("parseConfig", () => {
 
   it("reads who may sign up and whether passwords are used: SIGN_UP=off closes password sign-up; LOCAL_PASSWORDS=off needs the provider", () => {
     const provider = { OIDC_ISSUER: "https://login.example.com", OIDC_CLIENT_ID: "initlink", OIDC_CLIENT_SECRET: "s3cret" };
-    expect(parseConfig(withKey({ SIGN_UP: "off" })).accounts).toEqual({ selfSignUp: false, localPasswords: true });
-    expect(parseConfig(withKey({ ...provider, SIGN_UP: "OFF", LOCAL_PASSWORDS: "off" })).accounts).toEqual({ selfSignUp: false, localPasswords: false });
+    expect(parseConfig(withKey({ SIGN_UP: "off" })).accounts).toEqual({ selfSignUp: false, inviteSignUp: false, localPasswords: true });
+    expect(parseConfig(withKey({ ...provider, SIGN_UP: "OFF", LOCAL_PASSWORDS: "off" })).accounts).toEqual({ selfSignUp: false, inviteSignUp: false, localPasswords: false });
     expect(() => parseConfig(withKey({ LOCAL_PASSWORDS: "off" }))).toThrow("LOCAL_PASSWORDS=off needs OIDC_ISSUER");
-    expect(() => parseConfig(withKey({ ...provider, SIGN_UP: "invite" }))).toThrow("SIGN_UP=invite needs team invitations");
+    expect(parseConfig(withKey({ SIGN_UP: "invite" })).accounts).toEqual({ selfSignUp: false, inviteSignUp: true, localPasswords: true });
     expect(() => parseConfig(withKey({ SIGN_UP: "closed" }))).toThrow("SIGN_UP must be open or invite or off");
     expect(() => parseConfig(withKey({ LOCAL_PASSWORDS: "no" }))).toThrow("LOCAL_PASSWORDS must be on or off");
   });
