@@ -403,7 +403,7 @@ test("the teams pages: the list, a team as its owner sees it, the removal's conf
     person: owner,
     shot: "team",
     after: async (page) => {
-      await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Teams" })).toHaveAttribute("aria-current", "page");
+      await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Teams" })).toHaveAttribute("aria-current", "true");
       await expect(page.getByRole("region", { name: "Open invitations" })).toContainText("someone.with.a.very.long.address@example.com");
     },
   });
