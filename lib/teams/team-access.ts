@@ -1,7 +1,6 @@
 import { db, type Database } from "../database/db";
-import { ApiError } from "../errors";
 import { Prisma } from "../generated/prisma/client";
-import { hasRole, isTeamRole, rolesAtLeast, type TeamRole } from "./roles";
+import { isTeamRole, rolesAtLeast, type TeamRole } from "./roles";
 
 // Who reaches a project. A personal project (teamId null) is its owner's alone; a team's project
 // is every member's, each as their role allows. Every check reads the membership as it is now,
@@ -62,7 +61,3 @@ export async function teamIdOf(projectId: string): Promise<string | null> {
   return (await prisma.project.findUnique({ where: { id: projectId }, select: { teamId: true } }))?.teamId ?? null;
 }
 
-/** Refuses a team member whose role is below `needed`. */
-export function requireRole(access: ProjectAccess, needed: TeamRole, message: string): void {
-  if (!hasRole(access.role, needed)) throw new ApiError("team_role_required", message);
-}
