@@ -4,7 +4,7 @@ import { approvedIntoNewProject, createInit, randomIv, sessionCookieName, signUp
 import { newEmail, over, sendFrom } from "./flow";
 
 // The approval pages (app/approval-parts.tsx) put Approve and Deny within the first screen, the
-// viewport's height, in the common case (a person with one to three projects), on a desktop
+// viewport's height, in the common case (a person with one to three projects, or a few in teams), on a desktop
 // (1280×800) and a phone (390×844), from the client's network and from another one (proximity:
 // the one warning card, then the typed code, or Deny alone for a client that shows no code).
 // A screenshot of each first screen, light and dark, goes to test-results/screenshots/first-screen/.
@@ -73,6 +73,26 @@ test("the init page: Approve and Deny on the first screen with three projects, f
   const person = await personWithProjects(send, MAIN_URL, 3);
   const init = await createInit(send, REPORT);
   await expectDecisionOnFirstScreen(browser, person, init.redirect_url, "init-three-projects", ["Approve", "Deny"]);
+});
+
+/** `person`'s team named `name` with one project of its own, made through the forms as a person would. */
+async function teamWithProject(send: Send, person: Signed, name: string): Promise<void> {
+  const form = (path: string, fields: Record<string, string>) =>
+    send("POST", path, new URLSearchParams(fields).toString(), { "content-type": "application/x-www-form-urlencoded", origin: person.site, cookie: person.cookie });
+  const teamId = /\/teams\/([A-Za-z0-9_-]{22})\?/.exec((await form("/teams/create", { name })).headers.location ?? "")?.[1];
+  expect(teamId).toBeDefined();
+  const init = await createInit(send, REPORT);
+  const approved = await form(`/init/${init.id}/approve`, { project: "new", name: `${name} service`, team: teamId ?? "", code_confirmed: "yes" });
+  expect(approved.headers.location).toBe(new URL(`/init/${init.id}`, person.site).toString());
+}
+
+test("the init page: Approve and Deny on the first screen with a personal project and two teams' projects, grouped by team", async ({ browser, request }) => {
+  const send = over(request, MAIN_URL);
+  const person = await personWithProjects(send, MAIN_URL, 1);
+  await teamWithProject(send, person, "Payments team");
+  await teamWithProject(send, person, "Platform team");
+  const init = await createInit(send, REPORT);
+  await expectDecisionOnFirstScreen(browser, person, init.redirect_url, "init-teams", ["Approve", "Deny"]);
 });
 
 // Proximity: the warning card, a flagged public address, and the code typed, with three projects.
