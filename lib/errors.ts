@@ -262,6 +262,18 @@ export const ERRORS = {
     example: "Only the team's owners and admins may do this.",
     page: "Your role in this team does not allow this. Ask one of its admins or owners.",
   },
+  webhook_address_refused: {
+    status: 400,
+    meaning: "The endpoint's host resolves to a private, loopback, link-local or special-purpose address, which initlink does not send to unless OUTBOUND_ALLOW_PRIVATE=true (pages only).",
+    example: "hooks.internal resolves to 10.0.0.7, a private or special-purpose address, which initlink does not send to",
+    page: "That URL's host is on a private or special-purpose network, which initlink does not send events to. Use a public https:// address.",
+  },
+  webhook_endpoint_limit: {
+    status: 409,
+    meaning: "The account or team has as many webhook endpoints as it may (20): delete one first (pages only).",
+    example: "An account or a team has at most 20 webhook endpoints: delete one first.",
+    page: "There are as many endpoints here as there may be (20). Delete one first.",
+  },
   last_owner: {
     status: 409,
     meaning: "The change would leave the team without an owner: make someone else an owner first (pages only).",

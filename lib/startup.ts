@@ -2,6 +2,7 @@ import { config, ConfigError } from "./config";
 import { SealedValueError } from "./crypto/sealed";
 import { prepareSigningKey } from "./signing-keys/signing-keys";
 import { startOutbox } from "./email/outbox";
+import { startWebhookWorker } from "./events/delivery";
 import { startMaintenance } from "./maintenance/maintenance";
 import { fillKeyReserve } from "./projects/key-queue";
 import { logger } from "../server/logger.mjs";
@@ -35,6 +36,8 @@ export async function startUp(): Promise<void> {
   startMaintenance(config());
   // Mail queued before a restart, and retries, leave without waiting for a request.
   startOutbox(config());
+  // Events queued before a restart, retries, and leases a killed process left, the same way.
+  startWebhookWorker(config());
   // Ready project keys before the first new project asks for one.
   fillKeyReserve(config());
 }

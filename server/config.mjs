@@ -329,6 +329,40 @@ const accessLifetimeChoicesSchema = z
  */
 export const LEGACY_PROXY_RANGES = ["127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16", "::1/128", "fc00::/7", "fe80::/10"];
 
+const RETRY_DELAY = /^(\d{1,6})(s|m|h|d)$/;
+const RETRY_UNIT_MS = { s: 1000, m: 60_000, h: HOUR_MS, d: 24 * HOUR_MS };
+/**
+ * The default: Standard Webhooks' suggested schedule stretched to about three days (5 s, 5 min,
+ * 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 20 h: 71 h 35 min after the first attempt).
+ */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = "5s,5m,30m,2h,5h,10h,14h,20h,20h";
+
+// WEBHOOK_RETRY_SCHEDULE: the waits before each retry of a webhook delivery (lib/events/delivery.ts),
+// each a number and s, m, h or d; after the last one fails the delivery has failed.
+const webhookRetryScheduleSchema = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const entries = (value === undefined || value.trim() === "" ? DEFAULT_WEBHOOK_RETRY_SCHEDULE : value).split(/[\s,]+/).filter((entry) => entry !== "");
+    /** @type {number[]} */
+    const delays = [];
+    for (const entry of entries) {
+      const match = RETRY_DELAY.exec(entry.toLowerCase());
+      const unit = match === null ? undefined : RETRY_UNIT_MS[/** @type {keyof typeof RETRY_UNIT_MS} */ (match[2])];
+      const ms = match === null || unit === undefined ? NaN : Number(match[1]) * unit;
+      if (Number.isNaN(ms) || ms > 7 * 24 * HOUR_MS) {
+        ctx.addIssue({ code: "custom", message: `WEBHOOK_RETRY_SCHEDULE must list waits such as 5s,5m,30m,2h (s, m, h or d, each at most 7d), not "${entry}"` });
+        return z.NEVER;
+      }
+      delays.push(ms);
+    }
+    if (delays.length === 0 || delays.length > 30) {
+      ctx.addIssue({ code: "custom", message: "WEBHOOK_RETRY_SCHEDULE must list between 1 and 30 waits" });
+      return z.NEVER;
+    }
+    return delays;
+  });
+
 const envSchema = z.object({
   APP_URL: appUrlSchema,
   APP_NAME: plainTextFromEnv("APP_NAME", 40),
@@ -389,6 +423,8 @@ const envSchema = z.object({
   SMTP_URL: smtpUrlSchema,
   EMAIL_FROM: emailFromSchema,
   EMAIL_VERIFICATION: enumFromEnv("EMAIL_VERIFICATION", /** @type {const} */ (["optional", "required"])),
+  WEBHOOK_RETRY_SCHEDULE: webhookRetryScheduleSchema,
+  OUTBOUND_ALLOW_PRIVATE: enumFromEnv("OUTBOUND_ALLOW_PRIVATE", /** @type {const} */ (["false", "true"])),
   TEST_PASSWORD_COST: enumFromEnv("TEST_PASSWORD_COST", /** @type {const} */ (["full", "low"])),
   TEST_PROJECT_KEYS_FILE: testKeysFileSchema,
 });
@@ -597,6 +633,14 @@ export function parseConfig(env) {
     accounts,
     /** The mail server, sender and whether approvals wait for a verified email (EMAIL_VERIFICATION=required); null: no mail. */
     email,
+    /** The waits before each retry of a webhook delivery, in ms (WEBHOOK_RETRY_SCHEDULE). */
+    webhookRetryScheduleMs: parsed.WEBHOOK_RETRY_SCHEDULE,
+    /**
+     * Requests the service makes to addresses a person chose (webhook endpoints, lib/outbound/):
+     * private, loopback, link-local and special-purpose addresses, and plain http, only with
+     * OUTBOUND_ALLOW_PRIVATE=true; a loopback host also in development (npm run dev).
+     */
+    outbound: { allowPrivate: parsed.OUTBOUND_ALLOW_PRIVATE === "true", allowLoopback: env.NODE_ENV === "development" },
     passwordCost: parsed.TEST_PASSWORD_COST,
   };
 }

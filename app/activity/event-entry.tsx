@@ -6,6 +6,7 @@ import { LocalTime } from "../local-time";
 import { Fact, actorOf, projectLink, roleLabel, tokenName, type ActivityScope } from "./activity-parts";
 
 const isCredentialEvent = (kind: ActivityKind) => kind === "resource_server_created" || kind === "resource_server_revoked";
+const isEndpointEvent = (kind: ActivityKind) => kind.startsWith("webhook_");
 
 /**
  * Anything but a login: a link revoked, an access token or resource-server credential made or
@@ -36,6 +37,8 @@ export function Entry({ entry, scope }: { entry: ActivityEntry; scope: ActivityS
         </Fact>
         {isCredentialEvent(entry.kind) ? (
           <Fact term="Credential">{tokenName(entry.tokenName, "/settings/resource-servers", scope)}</Fact>
+        ) : isEndpointEvent(entry.kind) ? (
+          <Fact term="Endpoint">{tokenName(entry.tokenName, "/webhooks", scope)}</Fact>
         ) : (
           <Fact term="Access token">{tokenName(entry.tokenName, "/settings/tokens", scope)}</Fact>
         )}

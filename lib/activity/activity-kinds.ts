@@ -39,6 +39,11 @@ export const ACTIVITY_KINDS = [
   "member_removed",
   "member_left",
   "project_moved_to_team",
+  // A webhook endpoint's (lib/events/endpoints.ts), named by its URL (kept as tokenName); a team's also in the team's activity.
+  "webhook_endpoint_created",
+  "webhook_endpoint_deleted",
+  "webhook_secret_rotated",
+  "webhook_endpoint_disabled",
 ] as const;
 
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
@@ -76,4 +81,8 @@ export const ACTIVITY_LABELS: Record<ActivityKind, string> = {
   member_removed: "Removed from the team: what they approved into its projects was revoked",
   member_left: "Left the team: what they approved into its projects was revoked",
   project_moved_to_team: "Project moved into the team",
+  webhook_endpoint_created: "Webhook endpoint added",
+  webhook_endpoint_deleted: "Webhook endpoint deleted",
+  webhook_secret_rotated: "Webhook endpoint's signing secret rotated",
+  webhook_endpoint_disabled: "Webhook endpoint disabled: its deliveries failed for the whole retry schedule",
 };

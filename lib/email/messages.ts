@@ -61,6 +61,14 @@ export async function composeEmail(cfg: Config, prisma: Database, row: OutboxRow
           text: `On ${when(event.occurredAt)} your account approved ${event.sender ?? "a client"}${event.senderDevice === null ? "" : ` on ${event.senderDevice}`} into the project ${event.projectName ?? "(deleted)"}. The client asked from ${event.senderIp ?? "an address it did not report"}; the approval came from ${place}, another network.\n\nIf you did not approve it, say so on your activity page (${cfg.appUrl}/activity): "This wasn't me" revokes everything the approval gave.${footer}`,
         },
       };
+    case "webhook_endpoint_disabled":
+      return {
+        send: {
+          to: row.to,
+          subject: `A webhook endpoint was disabled on ${cfg.brand.name}`,
+          text: `On ${when(event.occurredAt)} the webhook endpoint ${event.tokenName ?? "(deleted)"}${event.teamName === null ? "" : ` of the team ${event.teamName}`} was disabled: every attempt to deliver an event to it failed for the whole retry schedule. It receives no events until it is enabled again.\n\nIts delivery log says what it answered: ${cfg.appUrl}/webhooks${footer}`,
+        },
+      };
     default:
       return { drop: `no notice for ${event.kind}` };
   }

@@ -10,7 +10,7 @@ import { randomId } from "../secrets";
 // not commit sends nothing, and an event sends one notice at most (OutboxEmail.activityEventId).
 
 /** The events that send a notice (an approval only when it came from another network than the client's). */
-export type NoticeKind = "password_changed" | "password_reset" | "passkey_added" | "approval_reported" | "init_approved";
+export type NoticeKind = "password_changed" | "password_reset" | "passkey_added" | "approval_reported" | "init_approved" | "webhook_endpoint_disabled";
 
 /**
  * The statement that queues the notice of `userId`'s event (`kind`, `subjectId`), as a list to

@@ -5,6 +5,7 @@ import { sweepPollClocks } from "../init/poll-interval";
 import { sweepEndedWindows } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import { sweepOutbox } from "../email/outbox";
+import { sweepWebhookMessages } from "../events/delivery";
 import { sweepSpentFlows } from "../identity/spent-flows";
 import { sweepLinkApprovals } from "../links/link-approval-lifecycle";
 import { sweepDpopProofs } from "../oauth/dpop";
@@ -24,6 +25,7 @@ import { sweepInvitations } from "../teams/invitations";
 // instance may run it; every step is idempotent.
 
 export type SweepResult = {
+  webhookMessages: number;
   inits: number;
   pollClocks: number;
   sessions: number;
@@ -59,5 +61,6 @@ export async function sweep(cfg: Config, now = Date.now()): Promise<SweepResult>
   const oidcCallbacks = await sweepSpentFlows(now);
   const emails = await sweepOutbox(now);
   const invitations = await sweepInvitations(now);
-  return { inits: inits.count, pollClocks, sessions: sessions.count, passkeyChallenges, linkApprovals, rateLimits, expiries, activityEvents, oauthLogins: oauthLogins.count, dpopProofs, oidcCallbacks, emails, invitations };
+  const webhookMessages = await sweepWebhookMessages(now);
+  return { webhookMessages, inits: inits.count, pollClocks, sessions: sessions.count, passkeyChallenges, linkApprovals, rateLimits, expiries, activityEvents, oauthLogins: oauthLogins.count, dpopProofs, oidcCallbacks, emails, invitations };
 }

@@ -141,7 +141,7 @@ export async function acceptInvitation(user: { id: string; email: string }, toke
       INSERT INTO "TeamMember" ("teamId", "userId", "role", "joinedAt")
       SELECT ${invitation.teamId}, ${user.id}, ${invitation.role}, ${now} WHERE ${spent}
       ON CONFLICT DO NOTHING`,
-    teamEventRecord(prisma, { kind: "member_joined", actorId: user.id, teamId: invitation.teamId, subjectId: invitation.id, memberEmail: user.email, role: invitation.role }, spent),
+    teamEventRecord(prisma, { kind: "member_joined", actorId: user.id, teamId: invitation.teamId, subjectId: invitation.id, memberEmail: user.email, memberId: user.id, role: invitation.role }, spent),
   ]);
   if (accepted === 1) return invitation.teamId;
   await openInvitation(token, new Date());

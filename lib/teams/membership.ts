@@ -54,7 +54,7 @@ export async function changeRole(actorId: string, teamId: string, memberId: stri
       UPDATE "TeamMember" SET "role" = ${role}, "changeId" = ${changeId}
       WHERE "teamId" = ${teamId} AND "userId" = ${memberId} AND ${memberWithRoleSql(teamId, actorId, ["owner"])}
         AND ${role === "owner" ? Prisma.sql`TRUE` : notLastOwnerSql(teamId)}`,
-    teamEventRecord(prisma, { kind: "member_role_changed", actorId, teamId, subjectId: changeId, memberEmail: await emailOf(memberId), role }, markedSql(changeId)),
+    teamEventRecord(prisma, { kind: "member_role_changed", actorId, teamId, subjectId: changeId, memberEmail: await emailOf(memberId), memberId, role }, markedSql(changeId)),
   ]);
   if (changed === 1) return;
   const now = await teamRoleOf(actorId, teamId);
@@ -130,7 +130,7 @@ export async function removeMember(actorId: string, teamId: string, memberId: st
     prisma.$executeRaw`
       UPDATE "TeamMember" SET "changeId" = ${changeId}
       WHERE "teamId" = ${teamId} AND "userId" = ${memberId} AND ${permitted} AND ${notLastOwnerSql(teamId)}`,
-    teamEventRecord(prisma, { kind: leaving ? "member_left" : "member_removed", actorId, teamId, subjectId: changeId, memberEmail: await emailOf(memberId) }, marked),
+    teamEventRecord(prisma, { kind: leaving ? "member_left" : "member_removed", actorId, teamId, subjectId: changeId, memberEmail: await emailOf(memberId), memberId }, marked),
     ...linkStatements,
     prisma.$executeRaw`
       INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "projectId", "projectName", "tokenName", "decidedBy", "teamId")

@@ -21,8 +21,9 @@ export type TeamEvent = {
   teamId: string;
   /** The change's own id (an invitation's, a membership change's mark): one event per change. */
   subjectId: string;
-  /** The member or invited address concerned, and the role given. */
+  /** The member or invited address concerned, the member's account, and the role given. */
   memberEmail?: string;
+  memberId?: string;
   role?: TeamRole;
   /** A project moved into the team. */
   projectId?: string;
@@ -31,8 +32,8 @@ export type TeamEvent = {
 export function teamEventRecord(prisma: Database, event: TeamEvent, condition: Prisma.Sql): ActivityRecord {
   const project = event.projectId ?? null;
   return prisma.$executeRaw`
-    INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "teamId", "teamName", "memberEmail", "role", "decidedBy", "projectId", "projectName")
-    SELECT ${randomId()}, u."id", ${event.kind}, ${event.subjectId}, ${new Date()}, t."id", t."name", ${event.memberEmail ?? null}, ${event.role ?? null}, u."email", ${project}, (SELECT p."name" FROM "Project" p WHERE p."id" = ${project})
+    INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "teamId", "teamName", "memberEmail", "memberId", "role", "decidedBy", "projectId", "projectName")
+    SELECT ${randomId()}, u."id", ${event.kind}, ${event.subjectId}, ${new Date()}, t."id", t."name", ${event.memberEmail ?? null}, ${event.memberId ?? null}, ${event.role ?? null}, u."email", ${project}, (SELECT p."name" FROM "Project" p WHERE p."id" = ${project})
     FROM "Team" t JOIN "User" u ON u."id" = ${event.actorId}
     WHERE t."id" = ${event.teamId} AND ${condition}
     ON CONFLICT DO NOTHING`;

@@ -48,6 +48,15 @@ import {
   renameTeamOperation,
   revokeInvitationOperation,
 } from "./teams";
+import {
+  createEndpointOperation,
+  deleteEndpointOperation,
+  disableEndpointOperation,
+  enableEndpointOperation,
+  resendMessageOperation,
+  rotateEndpointSecretOperation,
+  sendTestEventOperation,
+} from "./webhooks";
 
 // Every operation the service serves, in the order the reference lists the API's. Its route
 // files (app/**/route.ts) each serve one of them.
@@ -112,4 +121,11 @@ export const OPERATIONS: readonly Operation[] = [
   removeMemberOperation,
   acceptInvitationOperation,
   moveProjectOperation,
+  createEndpointOperation,
+  rotateEndpointSecretOperation,
+  disableEndpointOperation,
+  enableEndpointOperation,
+  deleteEndpointOperation,
+  sendTestEventOperation,
+  resendMessageOperation,
 ];
