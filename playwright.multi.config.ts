@@ -14,7 +14,8 @@ if (!process.env.TEST_POSTGRES_URL) {
 }
 
 const shared = scratchDatabase("shared");
-const env = { CREATE_INIT_PER_MINUTE: String(SHARED_CREATE_INIT_LIMIT) };
+// The webhook spec's receiver listens on loopback.
+const env = { CREATE_INIT_PER_MINUTE: String(SHARED_CREATE_INIT_LIMIT), OUTBOUND_ALLOW_PRIVATE: "true" };
 
 export default defineConfig({
   testDir: "tests/multi",

@@ -1,7 +1,8 @@
 import type { Config } from "../config";
 import { activityKind } from "../activity/record-activity";
+import { databaseProvider } from "../database/database-url";
 import { db, statementsInOneTransaction } from "../database/db";
-import type { Prisma } from "../generated/prisma/client";
+import { Prisma } from "../generated/prisma/client";
 import { noticeStatements } from "../email/notices";
 import { postOutbound, OutboundFailure, OutboundRefusal } from "../outbound/outbound-request";
 import { processWide } from "../process-wide";
@@ -24,7 +25,7 @@ const LEASE_MS = 30_000;
 export const TIMEOUT_MS = 10_000;
 /** How much of an answer's body the log keeps. */
 export const RESPONSE_BODY_BYTES = 1024;
-/** Messages leased at once by one pass, sent in parallel. */
+/** Attempts one process has in flight at most (and messages one pass leases). */
 const BATCH = 50;
 /** How often every instance looks for due messages: new events, retries, and messages another instance left. */
 const POLL_MS = 1_000;
@@ -54,35 +55,38 @@ const dueSelect = {
 } satisfies Prisma.WebhookMessageSelect;
 
 type DueMessage = Prisma.WebhookMessageGetPayload<{ select: typeof dueSelect }>;
+/** A message this process holds: its lease, as written (`claimedUntil`). */
+type LeasedMessage = DueMessage & { claimedUntil: Date };
 
-/** Sends every message due at `now` that no other worker holds, to endpoints that are enabled; returns what became of them. */
-export async function deliverDueWebhooks(cfg: Config, now = new Date()): Promise<DeliveryResult> {
+type Outcome = "delivered" | "retried" | "failed";
+type Attempted = { message: LeasedMessage; outcome: Outcome; startedAt: Date; endedAt: Date; statusCode: number | null; error: string | null; responseBody: string | null; failures: number; wait: number | null };
+
+/**
+ * Leases up to `limit` messages due at `now` to enabled endpoints, in one statement: the lease
+ * and the attempt's number are written for all at once, and a message another worker holds is
+ * not taken (its lease has not run out; on PostgreSQL, a row another instance is leasing at this
+ * moment is skipped, FOR UPDATE SKIP LOCKED, rather than waited for).
+ */
+async function leaseDue(cfg: Config, now: Date, limit: number): Promise<LeasedMessage[]> {
   const prisma = await db();
-  const due = await prisma.webhookMessage.findMany({
-    where: { outcome: null, nextAttemptAt: { lte: now }, OR: [{ claimedUntil: null }, { claimedUntil: { lte: now } }], endpoint: { disabledAt: null } },
-    orderBy: { nextAttemptAt: "asc" },
-    take: BATCH,
-    select: dueSelect,
-  });
-  const outcomes = await Promise.all(due.map((message) => attempt(cfg, message, now)));
-  return {
-    delivered: outcomes.filter((outcome) => outcome === "delivered").length,
-    retried: outcomes.filter((outcome) => outcome === "retried").length,
-    failed: outcomes.filter((outcome) => outcome === "failed").length,
-  };
+  const lease = new Date(Date.now() + LEASE_MS);
+  const skipLocked = databaseProvider(cfg.databaseUrl) === "postgresql" ? Prisma.sql`FOR UPDATE OF m SKIP LOCKED` : Prisma.empty;
+  const leased = await prisma.$queryRaw<{ id: string }[]>`
+    UPDATE "WebhookMessage" SET "claimedUntil" = ${lease}, "attempts" = "attempts" + 1
+    WHERE "id" IN (
+        SELECT m."id" FROM "WebhookMessage" m JOIN "WebhookEndpoint" e ON e."id" = m."endpointId"
+        WHERE m."outcome" IS NULL AND m."nextAttemptAt" <= ${now} AND (m."claimedUntil" IS NULL OR m."claimedUntil" <= ${now}) AND e."disabledAt" IS NULL
+        ORDER BY m."nextAttemptAt" LIMIT ${limit} ${skipLocked})
+      AND "outcome" IS NULL AND ("claimedUntil" IS NULL OR "claimedUntil" <= ${now})
+    RETURNING "id"`;
+  if (leased.length === 0) return [];
+  const rows = await prisma.webhookMessage.findMany({ where: { id: { in: leased.map((row) => row.id) }, claimedUntil: lease }, select: dueSelect });
+  return rows.map((row) => ({ ...row, claimedUntil: lease }));
 }
 
-async function attempt(cfg: Config, message: DueMessage, now: Date): Promise<"delivered" | "retried" | "failed" | "taken"> {
-  const prisma = await db();
+/** One attempt at sending a leased message: what became of it, not yet recorded. */
+async function send(cfg: Config, message: LeasedMessage): Promise<Attempted> {
   const startedAt = new Date();
-  const lease = new Date(startedAt.getTime() + LEASE_MS);
-  const attemptNumber = message.attempts + 1;
-  const leased = await prisma.webhookMessage.updateMany({
-    where: { id: message.id, outcome: null, claimedUntil: message.claimedUntil, attempts: message.attempts, nextAttemptAt: { lte: now } },
-    data: { claimedUntil: lease, attempts: attemptNumber },
-  });
-  if (leased.count !== 1) return "taken";
-
   let statusCode: number | null = null;
   let responseBody: string | null = null;
   let error: string | null = null;
@@ -106,34 +110,74 @@ async function attempt(cfg: Config, message: DueMessage, now: Date): Promise<"de
       error = "the event could not be sent (see the service's log)";
     }
   }
-  const endedAt = new Date();
   const delivered = statusCode !== null && statusCode >= 200 && statusCode < 300;
   if (!delivered && error === null) error = `answered ${statusCode ?? "nothing"}`;
   const failures = delivered ? message.failures : message.failures + 1;
   const wait = delivered ? null : retryDelayMs(cfg.webhookRetryScheduleMs, failures);
   const outcome = delivered ? "delivered" : wait === null ? "failed" : "retried";
-  const held = { id: message.id, claimedUntil: lease };
+  return { message, outcome, startedAt, endedAt: new Date(), statusCode, error, responseBody, failures, wait };
+}
 
-  // The attempt's log line, the message's outcome and the endpoint's health, only while the lease is this worker's.
-  const [logged] = await statementsInOneTransaction([
+/**
+ * Records attempts in one transaction (one commit, one fsync on SQLite, for many), each only
+ * while its lease is still the recording worker's: the log lines; the messages' outcomes (all
+ * delivered at once, all failed at once; a retry's time is its own); the endpoints' health: one
+ * delivered to is not failing, one that only failed is failing since the first of these
+ * failures unless it was already. The attempts recorded; for a failed message, its endpoint may
+ * be disabled.
+ */
+async function record(cfg: Config, attempts: Attempted[]): Promise<Attempted[]> {
+  const prisma = await db();
+  const lines = attempts.map((attempt) => ({ id: randomId(), attempt }));
+  const lineIds = Prisma.join(lines.map((line) => line.id));
+  const held = (list: Attempted[]) => Prisma.join(list.map(({ message }) => Prisma.sql`(${message.id}, ${message.claimedUntil})`));
+  const ended = (outcome: Outcome) => attempts.filter((attempt) => attempt.outcome === outcome);
+  const endedAt = new Date();
+  const outcome = (list: Attempted[], value: "delivered" | "failed") =>
+    list.length === 0 ? [] : [prisma.$executeRaw`UPDATE "WebhookMessage" SET "outcome" = ${value}, "endedAt" = ${endedAt}, "claimedUntil" = NULL, "failures" = "failures" + ${value === "failed" ? 1 : 0} WHERE ("id", "claimedUntil") IN (${held(list)})`];
+  const delivered2xx = Prisma.sql`a."statusCode" >= 200 AND a."statusCode" < 300`;
+  await statementsInOneTransaction([
+    // One line each, copied through its message's row: none for a lease no longer held, nor for a message deleted meanwhile (its endpoint deleted).
+    ...lines.map(({ id, attempt: { message, startedAt, endedAt: attemptEnded, statusCode, error, responseBody } }) =>
+      prisma.$executeRaw`
+        INSERT INTO "WebhookAttempt" ("id", "messageId", "endpointId", "attempt", "startedAt", "durationMs", "statusCode", "error", "responseBody")
+        SELECT ${id}, m."id", m."endpointId", ${message.attempts}, ${startedAt}, ${attemptEnded.getTime() - startedAt.getTime()}, ${statusCode}, ${error}, ${responseBody}
+        FROM "WebhookMessage" m WHERE m."id" = ${message.id} AND m."claimedUntil" = ${message.claimedUntil}`,
+    ),
+    ...outcome(ended("delivered"), "delivered"),
+    ...outcome(ended("failed"), "failed"),
+    ...ended("retried").map(({ message, endedAt: attemptEnded, failures, wait }) =>
+      prisma.webhookMessage.updateMany({
+        where: { id: message.id, claimedUntil: message.claimedUntil },
+        data: { failures, claimedUntil: null, nextAttemptAt: new Date(attemptEnded.getTime() + (wait ?? 0)) },
+      }),
+    ),
     prisma.$executeRaw`
-      INSERT INTO "WebhookAttempt" ("id", "messageId", "endpointId", "attempt", "startedAt", "durationMs", "statusCode", "error", "responseBody")
-      SELECT ${randomId()}, m."id", m."endpointId", ${attemptNumber}, ${startedAt}, ${endedAt.getTime() - startedAt.getTime()}, ${statusCode}, ${error}, ${responseBody}
-      FROM "WebhookMessage" m WHERE m."id" = ${message.id} AND m."claimedUntil" = ${lease}`,
-    prisma.webhookMessage.updateMany({
-      where: held,
-      data:
-        outcome === "retried"
-          ? { failures, claimedUntil: null, nextAttemptAt: new Date(endedAt.getTime() + (wait ?? 0)) }
-          : { failures, claimedUntil: null, outcome, endedAt },
-    }),
-    delivered
-      ? prisma.webhookEndpoint.updateMany({ where: { id: message.endpointId, failingSince: { not: null } }, data: { failingSince: null } })
-      : prisma.webhookEndpoint.updateMany({ where: { id: message.endpointId, failingSince: null }, data: { failingSince: startedAt } }),
+      UPDATE "WebhookEndpoint" SET "failingSince" = NULL
+      WHERE "failingSince" IS NOT NULL AND "id" IN (SELECT a."endpointId" FROM "WebhookAttempt" a WHERE a."id" IN (${lineIds}) AND ${delivered2xx})`,
+    prisma.$executeRaw`
+      UPDATE "WebhookEndpoint" SET "failingSince" = (SELECT MIN(a."startedAt") FROM "WebhookAttempt" a WHERE a."id" IN (${lineIds}) AND a."endpointId" = "WebhookEndpoint"."id")
+      WHERE "failingSince" IS NULL
+        AND "id" IN (SELECT a."endpointId" FROM "WebhookAttempt" a WHERE a."id" IN (${lineIds}))
+        AND "id" NOT IN (SELECT a."endpointId" FROM "WebhookAttempt" a WHERE a."id" IN (${lineIds}) AND ${delivered2xx})`,
   ]);
-  if (logged !== 1) return "taken";
-  if (outcome === "failed") await disableIfFailingSince(cfg, message);
-  return outcome;
+  const kept = new Set((await prisma.webhookAttempt.findMany({ where: { id: { in: lines.map((line) => line.id) } }, select: { id: true } })).map((row) => row.id));
+  const recorded = lines.filter((line) => kept.has(line.id)).map((line) => line.attempt);
+  for (const attempt of recorded) if (attempt.outcome === "failed") await disableIfFailingSince(cfg, attempt.message);
+  return recorded;
+}
+
+const resultOf = (recorded: Attempted[]): DeliveryResult => ({
+  delivered: recorded.filter((attempt) => attempt.outcome === "delivered").length,
+  retried: recorded.filter((attempt) => attempt.outcome === "retried").length,
+  failed: recorded.filter((attempt) => attempt.outcome === "failed").length,
+});
+
+/** One pass: leases up to BATCH messages due at `now`, sends them all at once, records them together; what became of them. */
+export async function deliverDueWebhooks(cfg: Config, now = new Date()): Promise<DeliveryResult> {
+  const leased = await leaseDue(cfg, now, BATCH);
+  if (leased.length === 0) return { delivered: 0, retried: 0, failed: 0 };
+  return resultOf(await record(cfg, await Promise.all(leased.map((message) => send(cfg, message)))));
 }
 
 /**
@@ -144,46 +188,81 @@ async function attempt(cfg: Config, message: DueMessage, now: Date): Promise<"de
 async function disableIfFailingSince(cfg: Config, message: DueMessage): Promise<void> {
   const prisma = await db();
   const now = new Date();
+  // failingSince is the first failure since the last delivery. It comes after the message was
+  // made when the endpoint was healthy then (the message's own first attempt began the run of
+  // failures): the attempts since the message was made then say whether any was delivered.
   const [disabled] = await statementsInOneTransaction([
     prisma.$executeRaw`
       UPDATE "WebhookEndpoint" SET "disabledAt" = ${now}, "disabledReason" = 'failing'
-      WHERE "id" = ${message.endpointId} AND "disabledAt" IS NULL AND "failingSince" IS NOT NULL AND "failingSince" <= ${message.createdAt}`,
+      WHERE "id" = ${message.endpointId} AND "disabledAt" IS NULL AND "failingSince" IS NOT NULL
+        AND ("failingSince" <= ${message.createdAt} OR NOT EXISTS (
+          SELECT 1 FROM "WebhookAttempt" a
+          WHERE a."endpointId" = ${message.endpointId} AND a."startedAt" >= ${message.createdAt} AND a."statusCode" >= 200 AND a."statusCode" < 300))`,
     prisma.$executeRaw`
       INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "tokenName", "teamId", "teamName")
       SELECT ${randomId()}, e."userId", ${activityKind("webhook_endpoint_disabled")}, ${message.id}, ${now}, e."url", e."teamId", (SELECT t."name" FROM "Team" t WHERE t."id" = e."teamId")
       FROM "WebhookEndpoint" e
       WHERE e."id" = ${message.endpointId} AND e."disabledAt" = ${now} AND e."disabledReason" = 'failing'
+        -- Another of its messages that failed in the same millisecond finds the endpoint disabled at this very time: one event a disabling.
+        AND NOT EXISTS (
+          SELECT 1 FROM "ActivityEvent" a JOIN "WebhookMessage" m ON m."id" = a."subjectId"
+          WHERE a."kind" = ${activityKind("webhook_endpoint_disabled")} AND a."occurredAt" = e."disabledAt" AND m."endpointId" = e."id")
       ON CONFLICT DO NOTHING`,
     ...noticeStatements(cfg, prisma, message.endpoint.userId, "webhook_endpoint_disabled", message.id),
   ]);
   if (disabled === 1) logger().warn({ webhook_endpoint_id: message.endpointId }, "webhook endpoint disabled: its deliveries failed for the whole retry schedule");
 }
 
-// One worker per process, whichever bundle of lib/ nudges it (lib/process-wide.ts).
-const worker = processWide("webhook-worker", () => ({ running: false, again: false }));
+// One worker per process, whichever bundle of lib/ nudges it (lib/process-wide.ts). It keeps up
+// to BATCH attempts in flight: whenever some end, their outcomes are recorded together (attempts
+// that end while a commit runs go into the next one) and as many new messages are leased, so a
+// slow endpoint holds one slot, never the others.
+const worker = processWide("webhook-worker", () => ({ inFlight: 0, leasing: false, again: false, ended: [] as Attempted[], recording: false }));
 
-/** One delivery pass now, or right after the running one. */
+/** Leases messages for the free slots now, or right after the running lease. */
 export function nudgeWebhooks(cfg: Config): void {
-  if (worker.running) {
+  if (worker.leasing) {
     worker.again = true;
     return;
   }
-  worker.running = true;
-  setImmediate(() => {
-    deliverDueWebhooks(cfg)
-      .then((result) => {
-        // A full batch may have left more due: another pass at once.
-        if (result.delivered + result.retried + result.failed >= BATCH) worker.again = true;
-      })
-      .catch((error: unknown) => logger().error({ err: error }, "webhook delivery failed"))
-      .finally(() => {
-        worker.running = false;
-        if (worker.again) {
-          worker.again = false;
-          nudgeWebhooks(cfg);
-        }
-      });
-  });
+  const free = BATCH - worker.inFlight;
+  if (free <= 0) return;
+  worker.leasing = true;
+  leaseDue(cfg, new Date(), free)
+    .then((leased) => {
+      worker.inFlight += leased.length;
+      for (const message of leased) {
+        void send(cfg, message).then((attempted) => {
+          worker.ended.push(attempted);
+          recordEnded(cfg);
+        });
+      }
+      // Every free slot taken: more may be due.
+      if (leased.length === free) worker.again = true;
+    })
+    .catch((error: unknown) => logger().error({ err: error }, "webhook delivery failed"))
+    .finally(() => {
+      worker.leasing = false;
+      if (worker.again) {
+        worker.again = false;
+        nudgeWebhooks(cfg);
+      }
+    });
+}
+
+/** Records the attempts that ended, together, then fills their slots. */
+function recordEnded(cfg: Config): void {
+  if (worker.recording) return;
+  worker.recording = true;
+  const batch = worker.ended.splice(0);
+  record(cfg, batch)
+    .catch((error: unknown) => logger().error({ err: error }, "webhook outcomes not recorded: their leases run out and they are sent again"))
+    .finally(() => {
+      worker.inFlight -= batch.length;
+      worker.recording = false;
+      if (worker.ended.length > 0) recordEnded(cfg);
+      nudgeWebhooks(cfg);
+    });
 }
 
 /** Looks for due messages every POLL_MS in every instance; never keeps the process alive. */

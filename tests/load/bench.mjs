@@ -13,6 +13,7 @@ import path from "node:path";
 import { benchKeys } from "./bench-keys.mjs";
 import { benchWaiting } from "./bench-waiting.mjs";
 import { benchWaitingAtScale } from "./bench-waiting-at-scale.mjs";
+import { benchWebhooks } from "./bench-webhooks.mjs";
 import { client, largestRssMiB, loadClient, root, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
 import { parseMetrics, sampleValue } from "../helpers/metrics-text.mjs";
 
@@ -204,7 +205,7 @@ const figures = [
   ["largest process RSS under load, primary and workers (goal ≤ 300 MB)", `${largestRss} MiB`],
 ];
 // Each runs its own server: keys of one account never hold up another's, and 5,000 waiting clients.
-figures.push(...(await benchKeys()), ...(await benchWaiting()));
+figures.push(...(await benchKeys()), ...(await benchWaiting()), ...(await benchWebhooks()));
 // 100,000 waiting clients and the peer: minutes of the whole machine (BENCH_WAITING_AT_SCALE_CLIENTS=0 leaves it out).
 if (process.env.BENCH_WAITING_AT_SCALE_CLIENTS !== "0") figures.push(...(await benchWaitingAtScale()));
 

@@ -3,12 +3,14 @@
 // database, creates inits and approves them at full speed, kills the server with SIGKILL in the
 // middle of it, restarts it on the same file, and checks that every init answered 201 is there
 // with the same fields and every approval answered as done is still done. Three rounds by
-// default (CRASH_ROUNDS); prints what was acknowledged and what was lost, which must be 0.
+// default (CRASH_ROUNDS); prints what was acknowledged and what was lost, which must be 0. Then
+// a round of webhook deliveries killed midway (tests/load/webhook-crash.mjs): none may be lost.
 import { rmSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { approvedIntoNewProject, newEmail, signUp } from "../helpers/journey.mjs";
 import { client, root, siteOf, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
+import { webhookCrashRound } from "./webhook-crash.mjs";
 
 const PORT = Number(process.env.CRASH_PORT || 3210);
 const ROUNDS = Number(process.env.CRASH_ROUNDS || 3);
@@ -93,9 +95,9 @@ async function round(/** @type {number} */ number) {
 
 // A stuck round fails loudly instead of leaving the process to drain and exit without a word.
 const watchdog = setTimeout(() => {
-  console.error("crash test: stuck for 5 minutes");
+  console.error("crash test: stuck for 7 minutes");
   process.exit(1);
-}, 300_000);
+}, 420_000);
 rmSync(path.dirname(database), { recursive: true, force: true });
 let acknowledged = 0;
 let lost = 0;
@@ -105,6 +107,7 @@ for (let number = 1; number <= ROUNDS; number++) {
   lost += result.lost;
   await new Promise((resolve) => setTimeout(resolve, 500));
 }
+const webhooks = await webhookCrashRound(PORT, env);
 clearTimeout(watchdog);
-console.log(`\ncrash test: ${ROUNDS} rounds, requests acknowledged ${acknowledged}, lost ${lost}`);
-if (lost > 0 || acknowledged === 0) process.exit(1);
+console.log(`\ncrash test: ${ROUNDS} rounds, requests acknowledged ${acknowledged}, lost ${lost}; webhook events lost ${webhooks.lost}`);
+if (lost > 0 || acknowledged === 0 || webhooks.failed) process.exit(1);
