@@ -106,7 +106,9 @@ export default defineConfig({
   reporter: [["list"], ["./tests/e2e/server-logs.ts"]],
   use: { ...browserOptions, baseURL: MAIN_URL },
   webServer: [
-    server(MAIN_URL, scratchDatabase("main")),
+    // Webhook endpoints on 127.0.0.1, the specs' own receivers (tests/e2e/webhook-receiver.ts);
+    // no other spec sends anywhere. Two quick retries: a failing endpoint ends, and is disabled, in seconds.
+    server(MAIN_URL, scratchDatabase("main"), { OUTBOUND_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_SCHEDULE: "1s,1s" }),
     server(SHORT_URL, scratchDatabase("short"), { INIT_LIFETIME_SECONDS: "10", INIT_INTERVAL_MS: "500" }),
     server(COMPAT_URL, scratchDatabase("compat"), { LEGACY_LINK_APPROVAL: "on", LEGACY_LINK_APPROVAL_SECONDS: "10", INIT_INTERVAL_MS: "1000" }),
   ],

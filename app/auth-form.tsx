@@ -7,7 +7,7 @@ import { passwordResetOffered } from "@/lib/auth/password-reset";
 import { EMAIL_MAX, PASSWORD_MAX, PASSWORD_MIN } from "@/lib/field-lengths";
 import { config } from "@/lib/config";
 import { pageMessage } from "@/lib/errors";
-import { DoneNotice, ErrorAlert } from "./form-parts";
+import { DoneNotice, ErrorAlert, FieldError } from "./form-parts";
 import { PasskeySignIn } from "./passkey-sign-in";
 import { ProviderSignIn } from "./provider-sign-in";
 import { InvitationField } from "./invitation-token";
@@ -106,15 +106,6 @@ function ClosedForm({ mode, provider, error, returnTo }: { mode: Mode; provider:
         </p>
       ) : null}
     </div>
-  );
-}
-
-/** A field's error message, tied to its input by id. */
-function FieldError({ id, message }: { id: string; message: string }) {
-  return (
-    <span id={id} role="alert" className="error">
-      {message}
-    </span>
   );
 }
 

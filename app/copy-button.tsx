@@ -35,3 +35,16 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
     </span>
   );
 }
+
+/** A value shown once, selected on focus, with its copy button. */
+export function ShownOnce({ label, copyLabel, value, autoFocus = false }: { label: string; copyLabel: string; value: string; autoFocus?: boolean }) {
+  return (
+    <>
+      <label>
+        {label}
+        <input type="text" className="secret" value={value} readOnly autoFocus={autoFocus} spellCheck={false} autoComplete="off" onFocus={(event) => event.currentTarget.select()} />
+      </label>
+      <CopyButton text={value} label={copyLabel} />
+    </>
+  );
+}

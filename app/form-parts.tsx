@@ -10,6 +10,16 @@ export function ErrorAlert({ message }: { message: string | null }) {
   );
 }
 
+/** A field's error message, tied to its input by id (the input's aria-describedby); nothing when there is none. */
+export function FieldError({ id, message }: { id: string; message: string | null | undefined }) {
+  if (message === null || message === undefined) return null;
+  return (
+    <span id={id} role="alert" className="error">
+      {message}
+    </span>
+  );
+}
+
 /** Says that something was done (after a redirect back to the page): announced, not alarming. */
 export function DoneNotice({ message }: { message: string | null }) {
   if (message === null) return null;

@@ -37,7 +37,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
               <nav aria-label="Main">
                 <NavLink href="/projects">Projects</NavLink>
                 <NavLink href="/teams">Teams</NavLink>
-                <NavLink href="/settings/tokens" section="/settings">
+                <NavLink href="/settings/tokens" sections={["/settings", "/webhooks"]}>
                   Settings
                 </NavLink>
                 <NavLink href="/activity">Activity</NavLink>

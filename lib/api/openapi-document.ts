@@ -4,6 +4,7 @@ import { takesBearer, type Authentication } from "./authenticate";
 import { errorBodySchema, oauthErrorBodySchema } from "./error-body";
 import { publicPath, type ApiDoc, type HeaderDoc, type Operation } from "./operation";
 import { OPERATIONS } from "./operations";
+import { buildWebhooks } from "./openapi-webhooks";
 
 // The OpenAPI 3.1 document of the API, built from the operations' declarations (lib/api/operations/) with zod's own JSON
 // Schema output (draft 2020-12, the dialect of OpenAPI 3.1): request schemas as the client sends
@@ -247,6 +248,7 @@ function buildDocument(): JsonObject {
     const path = publicPath(operation);
     paths[path] = { ...paths[path], [operation.method.toLowerCase()]: buildOperation(operation, components) };
   }
+  const events = buildWebhooks((schema) => jsonSchema(schema, "output"));
   return {
     openapi: OPENAPI_VERSION,
     info: {
@@ -256,6 +258,7 @@ function buildDocument(): JsonObject {
         "A command-line client links itself to a person's project: it creates an init, the person approves it in the browser at `redirect_url`, the client polls the init (or waits with `Prefer: wait`, or follows its event stream) and collects an access token, then creates a project link with it.",
         "Auth, per operation: none; the init's secret (optional, to collect the access token); a bearer access token (`ilat_…`); a link's bearer JWT; or, for introspection, a resource-server credential (HTTP Basic: client_secret_basic). The browser pages and their forms (sign-in, approve, access tokens, resource-server credentials) take a session cookie and are not part of this API.",
         "Every error answers JSON `{error, code}`; a method a path does not take answers 405 `method_not_allowed` with `Allow`. Each operation lists the codes it may answer; the `Error` schema, at the end, lists them all with their meanings.",
+        "Webhooks: the events initlink POSTs, signed (Standard Webhooks), to the endpoints people register on /webhooks, one entry per event type (docs/events.md).",
       ].join("\n\n"),
     },
     tags: [
@@ -263,9 +266,11 @@ function buildDocument(): JsonObject {
       { name: "Project links", description: "A client with an access token links itself to the project." },
       { name: "OAuth", description: "The same flow as a standard OAuth 2.0 authorization server: the Device Authorization Grant (RFC 8628) and its metadata (RFC 8414). Errors answer `{error, error_description}` (RFC 6749 §5.2)." },
       { name: "Service", description: "Keys, health and this document." },
+      { name: "Events", description: "What initlink sends to your endpoints: a signed POST per event, retried until a 2xx answer (docs/events.md)." },
     ],
     paths,
-    components: { schemas: components, securitySchemes: SECURITY_SCHEMES },
+    webhooks: events.webhooks,
+    components: { schemas: { ...components, ...events.components.schemas }, parameters: events.components.parameters, securitySchemes: SECURITY_SCHEMES },
   };
 }
 

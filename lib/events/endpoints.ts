@@ -7,7 +7,7 @@ import { checkOutboundUrl, OutboundFailure, OutboundRefusal, resolveOutbound } f
 import { randomId, RANDOM_ID_PATTERN } from "../secrets";
 import { rolesAtLeast } from "../teams/roles";
 import { memberWithRoleSql } from "../teams/team-activity";
-import { kindsOfTypes, TEAM_EVENT_TYPES, TEST_EVENT_KIND, typesOfKinds, type EventType } from "./event-types";
+import { kindsOfTypes, PERSONAL_EVENT_TYPES, TEAM_EVENT_TYPES, TEST_EVENT_KIND, TEST_EVENT_TYPE, typesOfKinds, type EventType } from "./event-types";
 import { newEndpointSecret, sealEndpointSecret } from "./signing";
 import type { NewEndpoint } from "./schemas";
 
@@ -60,6 +60,10 @@ export async function createEndpoint(cfg: Config, userId: string, input: NewEndp
   const teamId = input.team;
   if (teamId === null && input.types.some((type) => TEAM_EVENT_TYPES.includes(type))) {
     throw new ApiError("invalid_request", "types: team events go to a team's endpoints only", { fields: [{ field: "types", message: "team events go to a team's endpoints only" }] });
+  }
+  if (teamId !== null && input.types.some((type) => PERSONAL_EVENT_TYPES.includes(type))) {
+    const message = "a denied or expired request belongs to no project: it goes to a person's own endpoints only";
+    throw new ApiError("invalid_request", `types: ${message}`, { fields: [{ field: "types", message }] });
   }
   const url = await checkedEndpointUrl(cfg, input.url);
   const prisma = await db();
@@ -183,7 +187,7 @@ export async function viewEndpoint(userId: string, id: string): Promise<Endpoint
     pending,
     attempts: attempts.map(({ message, ...attempt }) => ({
       ...attempt,
-      type: message.kind === TEST_EVENT_KIND ? "webhook.test" : (typesOfKinds([message.kind])[0] ?? message.kind),
+      type: message.kind === TEST_EVENT_KIND ? TEST_EVENT_TYPE : (typesOfKinds([message.kind])[0] ?? message.kind),
       outcome: message.outcome,
       nextAttemptAt: message.outcome === null ? message.nextAttemptAt : null,
     })),

@@ -45,7 +45,7 @@ export type EventData = {
   team: { id: string; name: string | null } | null;
   /** The client as it reported itself at Create Init (reported_ip: the address it said it had). */
   client: { sender: string | null; device: string | null; os: string | null; reported_ip: string | null } | null;
-  /** Where the request that made the change came from: the approving browser, the linking client, the revoking browser. */
+  /** Where the request that made the change came from, where it is recorded: the approving or denying browser, the linking client, the client ending its login. */
   request_ip: string | null;
   /** The access token concerned, by the name it was given. */
   token_name: string | null;

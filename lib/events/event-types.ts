@@ -11,7 +11,7 @@ export const EVENT_TYPES = {
   "link.created": { kinds: ["link_created"], summary: "A client linked to a project (Create Project Link)." },
   "link.revoked": { kinds: ["link_revoked"], summary: "A link was revoked: by a person, or with a member's removal." },
   "access_token.created": { kinds: ["access_token_created"], summary: "A person made an access token on the settings page." },
-  "access_token.revoked": { kinds: ["access_token_revoked"], summary: "An access token was revoked: by its owner, a report, or a member's removal." },
+  "access_token.revoked": { kinds: ["access_token_revoked"], summary: "An access token was revoked: by its owner, or with a member's removal." },
   "oauth_login.revoked": { kinds: ["oauth_login_revoked", "oauth_refresh_reused"], summary: "A client's OAuth login ended: revoked by the client (RFC 7009), or a used refresh token came back." },
   "approval.reported": { kinds: ["approval_reported"], summary: "A person said an approval was not theirs (\"This wasn't me\"); what it issued is revoked." },
   "member.added": { kinds: ["member_joined"], summary: "A person joined the team through an invitation." },
@@ -29,6 +29,9 @@ export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as EventType[];
 
 /** The team events, which only a team's endpoint receives. */
 export const TEAM_EVENT_TYPES: readonly EventType[] = ["member.added", "member.removed", "member.role_changed"];
+
+/** A request denied or expired belongs to no project yet: only the deciding (or opening) person's own endpoints receive it. */
+export const PERSONAL_EVENT_TYPES: readonly EventType[] = ["init.denied", "init.expired"];
 
 const TYPE_OF_KIND = new Map<string, EventType>(EVENT_TYPE_NAMES.flatMap((type) => EVENT_TYPES[type].kinds.map((kind) => [kind, type] as const)));
 

@@ -40,9 +40,17 @@ function isLoopbackAddress(address: string): boolean {
   return ipaddr.isValid(address) && ipaddr.process(address).range() === "loopback";
 }
 
+// ipaddr.js calls every IPv6 address it has no range for "unicast": ::/96 among them, whose
+// IPv4-compatible addresses ([::127.0.0.1] is ::7f00:1) embed an IPv4 address unchecked. Only
+// 2000::/3 is allocated for global unicast.
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR("2000::/3");
+
 /** Whether anyone on the internet may hold `address` (IPv4 or IPv6 text). */
 export function isPublicAddress(address: string): boolean {
-  return ipaddr.isValid(address) && ipaddr.process(address).range() === "unicast";
+  if (!ipaddr.isValid(address)) return false;
+  const parsed = ipaddr.process(address);
+  if (parsed.range() !== "unicast") return false;
+  return parsed.kind() === "ipv4" || (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
 }
 
 /** The URL, if the policy lets the service request it at all: https (http only where private addresses are allowed), no credentials. */

@@ -4,6 +4,7 @@ import { approvedIntoNewProject, createInit, createLink, pickUpToken, randomIv, 
 import { axeViolations, expectNoViolations } from "./axe";
 import { newEmail, over, PASSWORD, sendFrom } from "./flow";
 import { addPasskeyInPage, signUpInPage, virtualAuthenticator } from "./passkey-steps";
+import { closedUrl, startReceiver, type Receiver } from "./webhook-receiver";
 
 // Every page, in each state that matters, passes axe with no violation in the
 // light and dark colour schemes, on a desktop and at 390 px; and at 390 px the header's links
@@ -414,6 +415,75 @@ test("the teams pages: the list, a team as its owner sees it, the removal's conf
   await removal.close();
   await auditEverywhere(browser, `${MAIN_URL}${memberPath}`, { person: owner, shot: "team-removal" });
   await auditEverywhere(browser, `${MAIN_URL}/teams/join#token=${"t".repeat(43)}`, { shot: "team-join-signed-out" });
+});
+
+/**
+ * A person with a team and three endpoints, made through the forms: their own to a receiver that
+ * answers (its test event delivered), their own to an address where nothing listens (its test
+ * event failed for the whole retry schedule, and the endpoint disabled), and the team's.
+ */
+async function webhooksOf(send: ReturnType<typeof over>, receiver: Receiver) {
+  const owner = await person(send, MAIN_URL);
+  const form = (path: string, fields: Record<string, string> = {}) =>
+    send("POST", path, new URLSearchParams(fields).toString(), { "content-type": "application/x-www-form-urlencoded", origin: MAIN_URL, cookie: owner.cookie });
+  const created = await form("/teams/create", { name: "Platform team with a rather long name" });
+  const team = new URL(created.headers.location, MAIN_URL).pathname.split("/")[2];
+  const endpoint = async (fields: Record<string, string>) => {
+    const answer = await form("/webhooks/create", fields);
+    expect(answer.status).toBe(201);
+    return JSON.parse(answer.text) as { id: string; secret: string };
+  };
+  const working = await endpoint({
+    url: `${receiver.url}?source=initlink&environment=production-eu-west-with-a-rather-long-query-string`,
+    description: "Deploy bot, production",
+    types: "init.approved init.denied link.created link.revoked access_token.revoked",
+  });
+  receiver.trust(working.secret);
+  const failing = await endpoint({ url: await closedUrl(), types: "access_token.revoked" });
+  await endpoint({ url: receiver.url, description: "Team audit log", types: "member.added member.removed member.role_changed", team });
+  expect((await form(`/webhooks/${working.id}/test`)).status).toBe(303);
+  expect((await form(`/webhooks/${failing.id}/test`)).status).toBe(303);
+  const page = async (id: string) => (await send("GET", `/webhooks/${id}`, undefined, { cookie: owner.cookie })).text;
+  // The server's worker sends every second; the end-to-end server retries twice, a second apart.
+  await expect.poll(() => page(working.id), { timeout: 30_000 }).toContain("Delivered");
+  await expect.poll(() => page(failing.id), { timeout: 30_000 }).toContain("Disabled after failing");
+  return { owner, working, failing };
+}
+
+test("the webhooks pages: the list with a new endpoint's secret shown, an endpoint with its log, the rotation's secret shown and Delete's confirmation open, one disabled after failing", async ({ browser, request }) => {
+  const receiver = await startReceiver({ status: 200, body: '{"received":true}' });
+  try {
+    const { owner, working, failing } = await webhooksOf(over(request, MAIN_URL), receiver);
+    await auditEverywhere(browser, `${MAIN_URL}/webhooks`, {
+      person: owner,
+      shot: "webhooks",
+      prepare: async (page) => {
+        const form = page.getByRole("form", { name: "New endpoint" });
+        await form.getByLabel("Endpoint URL").fill(`${receiver.url}?copy=2`);
+        await form.getByLabel("init.approved", { exact: true }).check();
+        await form.getByRole("button", { name: "Add endpoint" }).click();
+        await expect(page.getByLabel("Signing secret")).toHaveValue(/^whsec_/);
+      },
+      after: async (page) => {
+        await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" })).toHaveAttribute("aria-current", "true");
+      },
+    });
+    await auditEverywhere(browser, `${MAIN_URL}/webhooks/${working.id}?tested=1`, {
+      person: owner,
+      shot: "webhook",
+      prepare: async (page) => {
+        await page.getByText("Response body").first().click();
+        await page.getByText("Rotate secret…").click();
+        await page.getByRole("button", { name: "Rotate secret" }).click();
+        await expect(page.getByLabel("New signing secret")).toHaveValue(/^whsec_/);
+        await expect(page.getByText("still signs until")).toBeVisible();
+        await page.getByText("Delete…").click();
+      },
+    });
+    await auditEverywhere(browser, `${MAIN_URL}/webhooks/${failing.id}`, { person: owner, shot: "webhook-failing" });
+  } finally {
+    await receiver.close();
+  }
 });
 
 test("the activity: an approval, a token pickup, two links and a revocation, with This wasn't me's confirmation open", async ({ browser, request }) => {

@@ -11,7 +11,7 @@ import { postForm, type Person } from "./teams";
 // platform's backend would. The receiver's behaviour can be switched: answer 2xx, answer an
 // error status, hang, or be down (its port closed: connection refused).
 
-export type ReceivedEvent = { id: string; type: string; timestamp: string; data: Record<string, unknown>; headers: Record<string, string> };
+export type ReceivedEvent = { id: string; type: string; timestamp: string; data: Record<string, unknown>; headers: Record<string, string>; body: string };
 
 export type Behaviour = { kind: "ok" } | { kind: "status"; status: number } | { kind: "hang" };
 
@@ -21,6 +21,10 @@ export type Receiver = {
   events: ReceivedEvent[];
   /** Every request, verified or not: the signature's failure, if any. */
   rejected: string[];
+  /** The webhook-id of every request that reached the receiver, whatever it answered (or did not). */
+  seen: string[];
+  /** Resolves once `count` requests have reached the receiver (answered or not). */
+  reached(count: number): Promise<void>;
   /** The secrets this receiver verifies with: any one of them verifying is enough (a rotation's overlap). */
   secrets: string[];
   behave(behaviour: Behaviour): void;
@@ -43,17 +47,24 @@ export async function startReceiver(path = "/hooks"): Promise<Receiver> {
   const events: ReceivedEvent[] = [];
   const rejected: string[] = [];
   const secrets: string[] = [];
+  const seen: string[] = [];
+  const waiting: { count: number; resolve: () => void }[] = [];
   let behaviour: Behaviour = { kind: "ok" };
   const hanging = new Set<ServerResponse>();
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const body = await readBody(request);
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
+    seen.push(headers["webhook-id"] ?? "");
+    for (const waiter of waiting.filter((entry) => seen.length >= entry.count)) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     let verified: ReceivedEvent | null = null;
     const failures: string[] = [];
     for (const secret of secrets) {
       try {
         const payload = new Webhook(secret).verify(body, headers) as { type: string; timestamp: string; data: Record<string, unknown> };
-        verified = { id: headers["webhook-id"], ...payload, headers };
+        verified = { id: headers["webhook-id"], ...payload, headers, body };
         break;
       } catch (error) {
         failures.push(String(error));
@@ -94,6 +105,8 @@ export async function startReceiver(path = "/hooks"): Promise<Receiver> {
     url: `http://127.0.0.1:${port}${path}`,
     events,
     rejected,
+    seen,
+    reached: (count) => (seen.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve }))),
     secrets,
     behave: (next) => {
       behaviour = next;
@@ -123,6 +136,12 @@ export async function endpointFor(who: Person, receiver: Receiver, types: string
   return answer;
 }
 
+/** A clock `ms` ahead of the real one, for deliverAll: retries due by then are sent without waiting for them. */
+export const ahead = (ms: number) => () => new Date(Date.now() + ms);
+
+/** One delivery pass, as the worker makes it at `now` (later than the real time to find retries due). */
+export const deliverOnce = (now?: Date) => deliverDueWebhooks(config(), now);
+
 /** Runs delivery passes until nothing is due now (retries scheduled later stay); the passes' results. */
 export async function deliverAll(now?: () => Date) {
   const totals = { delivered: 0, retried: 0, failed: 0 };
@@ -138,4 +157,24 @@ export async function deliverAll(now?: () => Date) {
 /** The messages queued for an endpoint, oldest first. */
 export async function messagesOf(endpointId: string) {
   return (await db()).webhookMessage.findMany({ where: { endpointId }, orderBy: { createdAt: "asc" } });
+}
+
+/**
+ * Waits until no message of the endpoint is held by a worker: a pass a form started in the
+ * background (Send again, Send a test event) has recorded what became of what it sent. Call it
+ * once the receiver has been reached, so that the pass has taken its messages. Nothing signals
+ * the end of a pass the form started, so the database is asked every 10 ms.
+ */
+export async function settled(endpointId: string): Promise<void> {
+  const prisma = await db();
+  for (let tries = 0; tries < 500; tries++) {
+    if ((await prisma.webhookMessage.count({ where: { endpointId, claimedUntil: { not: null } } })) === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`a message of ${endpointId} is still held after 5 s`);
+}
+
+/** The delivery log of an endpoint, oldest first. */
+export async function attemptsOf(endpointId: string) {
+  return (await db()).webhookAttempt.findMany({ where: { endpointId }, orderBy: [{ startedAt: "asc" }, { attempt: "asc" }] });
 }

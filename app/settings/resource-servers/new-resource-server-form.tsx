@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { TOKEN_NAME_MAX } from "@/lib/field-lengths";
 import type { NewResourceServerAnswer } from "@/lib/resource-servers/manage-resource-servers";
-import { CopyButton } from "../../copy-button";
+import { ShownOnce } from "../../copy-button";
 import { ErrorAlert } from "../../form-parts";
 
 type Project = { id: string; name: string };
@@ -25,19 +25,6 @@ const isAnswer = (body: unknown): body is NewResourceServerAnswer =>
 
 const errorOf = (body: unknown): string | null =>
   typeof body === "object" && body !== null && "error" in body && typeof body.error === "string" ? body.error : null;
-
-/** A value shown once, selected on focus, with its copy button. */
-function ShownOnce({ label, copyLabel, value, autoFocus = false }: { label: string; copyLabel: string; value: string; autoFocus?: boolean }) {
-  return (
-    <>
-      <label>
-        {label}
-        <input type="text" className="secret" value={value} readOnly autoFocus={autoFocus} spellCheck={false} autoComplete="off" onFocus={(event) => event.currentTarget.select()} />
-      </label>
-      <CopyButton text={value} label={copyLabel} />
-    </>
-  );
-}
 
 /**
  * The new-credential form. It posts with fetch and shows the answer in place, as the new-token

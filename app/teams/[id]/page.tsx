@@ -68,6 +68,11 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
         <DoneNotice key={flag} message={query[flag] === "1" ? message : null} />
       ))}
       <p className="muted">Your role: {ROLE_LABELS[team.role]}.</p>
+      {admin ? (
+        <p>
+          <Link href={`/webhooks#team-${team.id}`}>Webhooks</Link>: send the team&apos;s events, and its projects&apos;, to your services.
+        </p>
+      ) : null}
       <Projects team={team} />
       <Members team={team} viewerId={user.id} />
       {admin ? (

@@ -88,11 +88,11 @@ CREATE INDEX "WebhookAttempt_messageId_idx" ON "WebhookAttempt"("messageId");
 -- Every activity event of a kind an enabled endpoint subscribes to puts a message in the outbox
 -- (lib/events/), in the same transaction: for a team's project or a team's event, to the team's
 -- endpoints; otherwise to the acting account's own. The fields copied are those of
--- lib/events/event-data.ts.
+-- lib/events/event-body.ts.
 CREATE TRIGGER "ActivityEvent_webhooks" AFTER INSERT ON "ActivityEvent"
 BEGIN
     INSERT INTO "WebhookMessage" ("id", "endpointId", "kind", "activityEventId", "occurredAt", "data", "createdAt", "nextAttemptAt")
-    SELECT 'msg_' || lower(hex(randomblob(16))), e."id", NEW."kind", NEW."id", NEW."occurredAt", json_object('event_id', NEW."id", 'kind', NEW."kind", 'account_id', NEW."userId", 'subject_id', NEW."subjectId", 'project_id', NEW."projectId", 'project_name', NEW."projectName", 'team_id', COALESCE(NEW."teamId", (SELECT p."teamId" FROM "Project" p WHERE p."id" = NEW."projectId")), 'team_name', NEW."teamName", 'sender', NEW."sender", 'sender_device', NEW."senderDevice", 'sender_os', NEW."senderOs", 'sender_ip', NEW."senderIp", 'observed_ip', NEW."observedIp", 'token_name', NEW."tokenName", 'iv', NEW."iv", 'decided_by', NEW."decidedBy", 'member_email', NEW."memberEmail", 'member_id', NEW."memberId", 'role', NEW."role", 'access_lifetime_seconds', NEW."accessLifetimeSeconds"), NEW."occurredAt", NEW."occurredAt"
+    SELECT 'msg_' || lower(hex(randomblob(16))), e."id", NEW."kind", NEW."id", NEW."occurredAt", json_object('event_id', NEW."id", 'kind', NEW."kind", 'account_id', NEW."userId", 'subject_id', NEW."subjectId", 'project_id', NEW."projectId", 'project_name', NEW."projectName", 'team_id', COALESCE(NEW."teamId", (SELECT p."teamId" FROM "Project" p WHERE p."id" = NEW."projectId")), 'team_name', COALESCE(NEW."teamName", (SELECT t."name" FROM "Team" t WHERE t."id" = COALESCE(NEW."teamId", (SELECT p."teamId" FROM "Project" p WHERE p."id" = NEW."projectId")))), 'sender', NEW."sender", 'sender_device', NEW."senderDevice", 'sender_os', NEW."senderOs", 'sender_ip', NEW."senderIp", 'observed_ip', NEW."observedIp", 'token_name', NEW."tokenName", 'iv', NEW."iv", 'decided_by', NEW."decidedBy", 'member_email', NEW."memberEmail", 'member_id', NEW."memberId", 'role', NEW."role", 'access_lifetime_seconds', NEW."accessLifetimeSeconds"), NEW."occurredAt", NEW."occurredAt"
     FROM "WebhookEndpoint" e JOIN "WebhookSubscription" s ON s."endpointId" = e."id" AND s."kind" = NEW."kind"
     WHERE e."disabledAt" IS NULL
       AND (e."teamId" = COALESCE(NEW."teamId", (SELECT p."teamId" FROM "Project" p WHERE p."id" = NEW."projectId"))

@@ -9,6 +9,7 @@ import { GET as metricsRoute } from "@/app/api/metrics/route";
 import { GET as openApiRoute } from "@/app/api/openapi.json/route";
 import { publicPath } from "@/lib/api/operation";
 import { OPERATIONS } from "@/lib/api/operations";
+import { EVENT_TYPE_NAMES, TEST_EVENT_TYPE } from "@/lib/events/event-types";
 import { PEER_ADDRESS_HEADER } from "@/server/request-context.mjs";
 import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
 import { createInit, createInitJson, createdInit, getInitStatus } from "../../helpers/api";
@@ -24,7 +25,13 @@ import { approvedDevice, basicAuthorization, deniedDevice, deviceAuthorized, exc
 // document, or a route file the document does not describe, fails here.
 
 type JsonObject = Record<string, unknown>;
-type Doc = { openapi: string; paths: Record<string, Record<string, { responses: Record<string, JsonObject> }>>; components: { schemas: Record<string, JsonObject> } };
+type Webhook = { post: { parameters: { $ref: string }[]; requestBody: { content: Record<string, { schema: JsonObject; example: unknown }> }; responses: Record<string, JsonObject> } };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, JsonObject> }>>;
+  webhooks: Record<string, Webhook>;
+  components: { schemas: Record<string, JsonObject>; parameters: Record<string, JsonObject> };
+};
 
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats(ajv);
@@ -71,6 +78,16 @@ async function expectDocumented(method: string, docPath: string, response: Respo
 
 const anonymous = () => ({ "user-agent": "acme-cli/1.0" });
 
+/** `schema` with each of its references to a component schema replaced by that schema. */
+function resolved(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(resolved);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const ref = (schema as JsonObject).$ref;
+  const name = typeof ref === "string" ? /^#\/components\/schemas\/(\w+)$/.exec(ref)?.[1] : undefined;
+  if (name !== undefined) return resolved(doc.components.schemas[name]);
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, resolved(value)]));
+}
+
 describe("the OpenAPI document", () => {
   it("is OpenAPI 3.1, every route file serves a declared operation, and every operation under /api is in it", () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
@@ -82,6 +99,24 @@ describe("the OpenAPI document", () => {
     expect([...new Set(OPERATIONS.map((operation) => `app${operation.route}/route.ts`))].sort()).toEqual(routeFiles);
     for (const operation of OPERATIONS.filter((candidate) => candidate.route.startsWith("/api/"))) {
       expect(doc.paths[publicPath(operation)]?.[operation.method.toLowerCase()], `${operation.method} ${publicPath(operation)}`).toBeDefined();
+    }
+  });
+
+  it("has a webhook for every event type and the test event, with the signature's headers and an example of its body", () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPE_NAMES, TEST_EVENT_TYPE].sort());
+    for (const [type, { post }] of Object.entries(doc.webhooks)) {
+      const headers = post.parameters.map(({ $ref }) => doc.components.parameters[$ref.replace("#/components/parameters/", "")]);
+      expect(headers.map((header) => [header.name, header.in, header.required]), type).toEqual([
+        ["webhook-id", "header", true],
+        ["webhook-timestamp", "header", true],
+        ["webhook-signature", "header", true],
+      ]);
+      expect(Object.keys(post.responses), type).toContain("2XX");
+      const { schema, example } = post.requestBody.content["application/json"];
+      const validate = ajv.compile(resolved(schema) as JsonObject);
+      expect(validate(example) ? [] : validate.errors, type).toEqual([]);
+      expect(example, type).toMatchObject({ type });
+      expect(validate({ ...(example as JsonObject), type: type === TEST_EVENT_TYPE ? "init.approved" : TEST_EVENT_TYPE }), `${type} is its type alone`).toBe(false);
     }
   });
 

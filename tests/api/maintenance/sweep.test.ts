@@ -41,7 +41,7 @@ describe("the sweeper", () => {
     const freshUser = await prisma.user.findUniqueOrThrow({ where: { email: fresh.email } });
     expect(await prisma.session.count({ where: { userId: freshUser.id } })).toBe(1);
     expect(await rateLimitCounter(`${rule.name}:198.51.100.2`)).not.toBeNull();
-    expect(await sweep(config(), now)).toEqual({ inits: 0, pollClocks: 0, sessions: 0, passkeyChallenges: 0, linkApprovals: 0, rateLimits: 0, expiries: 0, activityEvents: 0, oauthLogins: 0, dpopProofs: 0, oidcCallbacks: 0, emails: 0, invitations: 0 });
+    expect(await sweep(config(), now)).toEqual({ webhookMessages: 0, inits: 0, pollClocks: 0, sessions: 0, passkeyChallenges: 0, linkApprovals: 0, rateLimits: 0, expiries: 0, activityEvents: 0, oauthLogins: 0, dpopProofs: 0, oidcCallbacks: 0, emails: 0, invitations: 0 });
   });
 
   it("deletes the spent states of identity provider flows past their lifetime, and keeps the others", async () => {

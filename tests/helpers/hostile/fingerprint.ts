@@ -35,6 +35,9 @@ const FINGERPRINTED = [
   ["OutboxEmail", "id"],
   ["Team", "id"],
   ["TeamInvitation", "id"],
+  ["WebhookEndpoint", "id"],
+  ["WebhookMessage", "id"],
+  ["WebhookAttempt", "id"],
 ] as const;
 
 type TableName = (typeof FINGERPRINTED)[number][0];
@@ -133,9 +136,28 @@ async function teamMembers(): Promise<unknown[]> {
   return sql.all(`SELECT * FROM "TeamMember" ORDER BY "teamId", "userId"`, []);
 }
 
+/** Webhook endpoints' event types: keyed by endpoint and kind together, so read whole as well. */
+async function webhookSubscriptions(): Promise<unknown[]> {
+  const sql = await directSql();
+  return sql.all(`SELECT * FROM "WebhookSubscription" ORDER BY "endpointId", "kind"`, []);
+}
+
 export async function databaseFingerprint(): Promise<Fingerprint> {
-  const [initPollClock, rateLimit, scopes, members, rows] = await Promise.all([pollClocks(), rateLimitCounters(), resourceServerScopes(), teamMembers(), currentDigests()]);
-  const fingerprint: Fingerprint = { InitPollClock: digest(initPollClock), RateLimit: digest(rateLimit), ResourceServerProject: digest(scopes), TeamMember: digest(members) };
+  const [initPollClock, rateLimit, scopes, members, subscriptions, rows] = await Promise.all([
+    pollClocks(),
+    rateLimitCounters(),
+    resourceServerScopes(),
+    teamMembers(),
+    webhookSubscriptions(),
+    currentDigests(),
+  ]);
+  const fingerprint: Fingerprint = {
+    InitPollClock: digest(initPollClock),
+    RateLimit: digest(rateLimit),
+    ResourceServerProject: digest(scopes),
+    TeamMember: digest(members),
+    WebhookSubscription: digest(subscriptions),
+  };
   for (const [table] of FINGERPRINTED) fingerprint[table] = tableDigest(rows.get(table)!.values(), rows.get(table)!.size);
   return fingerprint;
 }

@@ -65,8 +65,23 @@ describe("parseConfig", () => {
       oidc: null,
       accounts: { selfSignUp: true, inviteSignUp: false, localPasswords: true },
       email: null,
+      webhookRetryScheduleMs: [5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 72_000_000],
+      outbound: { allowPrivate: false, allowLoopback: false },
       passwordCost: "full",
     });
+  });
+
+  it("takes WEBHOOK_RETRY_SCHEDULE as 1 to 30 waits of seconds, minutes, hours or days, each at most 7 days", () => {
+    expect(parseConfig(withKey({ WEBHOOK_RETRY_SCHEDULE: "30s, 2M 1h,7d" })).webhookRetryScheduleMs).toEqual([30_000, 120_000, 3_600_000, 7 * 86_400_000]);
+    for (const schedule of ["5", "5s,1w", "8d", "1.5h", "-5s", "5s;5m", ",", Array.from({ length: 31 }, () => "1s").join(",")]) {
+      expect(() => parseConfig(withKey({ WEBHOOK_RETRY_SCHEDULE: schedule })), schedule).toThrow("WEBHOOK_RETRY_SCHEDULE must list");
+    }
+  });
+
+  it("sends events to private addresses only with OUTBOUND_ALLOW_PRIVATE=true, and to a loopback host in development", () => {
+    expect(parseConfig(withKey({ OUTBOUND_ALLOW_PRIVATE: "true" })).outbound).toEqual({ allowPrivate: true, allowLoopback: false });
+    expect(parseConfig(withKey({ NODE_ENV: "development" })).outbound).toEqual({ allowPrivate: false, allowLoopback: true });
+    expect(() => parseConfig(withKey({ OUTBOUND_ALLOW_PRIVATE: "yes" }))).toThrow("OUTBOUND_ALLOW_PRIVATE");
   });
 
   it("reads the OpenID Connect provider: the issuer, the client, the button's name (the issuer's host by default) and the scopes (openid email profile by default)", () => {

@@ -104,11 +104,11 @@ ALTER TABLE "WebhookAttempt" ADD CONSTRAINT "WebhookAttempt_messageId_fkey" FORE
 -- Every activity event of a kind an enabled endpoint subscribes to puts a message in the outbox
 -- (lib/events/), in the same transaction: for a team's project or a team's event, to the team's
 -- endpoints; otherwise to the acting account's own. The fields copied are those of
--- lib/events/event-data.ts.
+-- lib/events/event-body.ts.
 CREATE FUNCTION "ActivityEvent_webhooks"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     INSERT INTO "WebhookMessage" ("id", "endpointId", "kind", "activityEventId", "occurredAt", "data", "createdAt", "nextAttemptAt")
-    SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e."id", NEW."kind", NEW."id", NEW."occurredAt", json_build_object('event_id', NEW."id", 'kind', NEW."kind", 'account_id', NEW."userId", 'subject_id', NEW."subjectId", 'project_id', NEW."projectId", 'project_name', NEW."projectName", 'team_id', COALESCE(NEW."teamId", (SELECT p."teamId" FROM "Project" p WHERE p."id" = NEW."projectId")), 'team_name', NEW."teamName", 'sender', NEW."sender", 'sender_device', NEW."senderDevice", 'sender_os', NEW."senderOs", 'sender_ip', NEW."senderIp", 'observed_ip', NEW."observedIp", 'token_name', NEW."tokenName", 'iv', NEW."iv", 'decided_by', NEW."decidedBy", 'member_email', NEW."memberEmail", 'member_id', NEW."memberId", 'role', NEW."role", 'access_lifetime_seconds', NEW."accessLifetimeSeconds"), NEW."occurredAt", NEW."occurredAt"
+    SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), e."id", NEW."kind", NEW."id", NEW."occurredAt", json_build_object('event_id', NEW."id", 'kind', NEW."kind", 'account_id', NEW."userId", 'subject_id', NEW."subjectId", 'project_id', NEW."projectId", 'project_name', NEW."projectName", 'team_id', COALESCE(NEW."teamId", (SELECT p."teamId" FROM "Project" p WHERE p."id" = NEW."projectId")), 'team_name', COALESCE(NEW."teamName", (SELECT t."name" FROM "Team" t WHERE t."id" = COALESCE(NEW."teamId", (SELECT p."teamId" FROM "Project" p WHERE p."id" = NEW."projectId")))), 'sender', NEW."sender", 'sender_device', NEW."senderDevice", 'sender_os', NEW."senderOs", 'sender_ip', NEW."senderIp", 'observed_ip', NEW."observedIp", 'token_name', NEW."tokenName", 'iv', NEW."iv", 'decided_by', NEW."decidedBy", 'member_email', NEW."memberEmail", 'member_id', NEW."memberId", 'role', NEW."role", 'access_lifetime_seconds', NEW."accessLifetimeSeconds"), NEW."occurredAt", NEW."occurredAt"
     FROM "WebhookEndpoint" e JOIN "WebhookSubscription" s ON s."endpointId" = e."id" AND s."kind" = NEW."kind"
     WHERE e."disabledAt" IS NULL
       AND (e."teamId" = COALESCE(NEW."teamId", (SELECT p."teamId" FROM "Project" p WHERE p."id" = NEW."projectId"))
