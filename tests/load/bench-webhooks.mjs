@@ -5,11 +5,14 @@
 // at a fixed concurrency, without an endpoint and then with one receiving init.approved (its
 // deliveries running meanwhile, as they would): the time per approval of each, as a ratio. Then
 // EVENTS events queued while the endpoint is disabled and released at once: events delivered a
-// second. Measures, never asserts. `node tests/load/bench-webhooks.mjs`, or benchWebhooks() from bench.mjs.
+// second. Last, with the server stopped, the trigger alone on the same file: activity events
+// inserted in one transaction with the endpoint enabled (each one also queues its message) and
+// disabled (none does), in µs an event. Measures, never asserts. `node tests/load/bench-webhooks.mjs`, or benchWebhooks() from bench.mjs.
 import { createServer } from "node:http";
 import { rmSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import { Webhook } from "standardwebhooks";
 import { approvedIntoNewProject, createInit, newEmail, signUp } from "../helpers/journey.mjs";
 import { client, root, siteOf, startServer, stopServer, waitUntilUp } from "./load-tools.mjs";
@@ -18,6 +21,7 @@ const PORT = Number(process.env.BENCH_WEBHOOKS_PORT || 3450);
 const APPROVALS = 300;
 const CONCURRENCY = 8;
 const EVENTS = 2000;
+const TRIGGER_ROWS = 5000;
 const database = path.join(root, ".cache", "bench-webhooks", "bench.db");
 
 /** @returns {Promise<[string, string][]>} */
@@ -89,10 +93,14 @@ export async function benchWebhooks() {
     await form(`/webhooks/${endpoint.id}/enable`);
     while (received < target) await new Promise((resolve) => setTimeout(resolve, 20));
     const perSecond = EVENTS / ((performance.now() - started) / 1000);
+    await stopServer(server, "SIGTERM");
+    const trigger = triggerCost(endpoint.id);
     return [
       [`approval with an endpoint receiving init.approved ÷ without (${CONCURRENCY} at once)`, (withEndpoint / without).toFixed(2)],
       ["time per approval without an endpoint, with one", `${without.toFixed(1)} ms, ${withEndpoint.toFixed(1)} ms`],
       [`webhook deliveries a second, ${EVENTS} queued, local receiver`, perSecond.toFixed(0)],
+      ["an activity event's insert, with its message queued ÷ with none", (trigger.queued / trigger.none).toFixed(2)],
+      ["an activity event's insert, with its message queued, with none", `${trigger.queued.toFixed(1)} µs, ${trigger.none.toFixed(1)} µs`],
     ];
   } finally {
     close();
@@ -100,6 +108,34 @@ export async function benchWebhooks() {
     receiver.closeAllConnections();
     receiver.close();
   }
+}
+
+/**
+ * µs an activity event takes to insert, in one transaction of TRIGGER_ROWS (no fsync each: the
+ * trigger's own work), with the endpoint enabled and disabled; each run rolled back.
+ * @param {string} endpointId
+ */
+function triggerCost(endpointId) {
+  const file = new Database(database);
+  const user = /** @type {{ id: string }} */ (file.prepare('SELECT "id" FROM "User" LIMIT 1').get());
+  const project = /** @type {{ id: string }} */ (file.prepare('SELECT "id" FROM "Project" LIMIT 1').get());
+  const insert = file.prepare(
+    `INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "projectId", "projectName", "sender") VALUES (?, ?, 'init_approved', ?, '2026-11-28T00:00:00.000+00:00', ?, 'Bench', '@bench/cli')`,
+  );
+  const run = (/** @type {string | null} */ disabledAt) => {
+    file.prepare('UPDATE "WebhookEndpoint" SET "disabledAt" = ? WHERE "id" = ?').run(disabledAt, endpointId);
+    file.exec("BEGIN");
+    const started = performance.now();
+    for (let i = 0; i < TRIGGER_ROWS; i++) insert.run(`bench-${i}`, user.id, `subject-${i}`, project.id);
+    const us = ((performance.now() - started) * 1000) / TRIGGER_ROWS;
+    file.exec("ROLLBACK");
+    return us;
+  };
+  run(null);
+  const queued = run(null);
+  const none = run("2026-11-28T00:00:00.000+00:00");
+  file.close();
+  return { queued, none };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
