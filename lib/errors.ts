@@ -265,7 +265,7 @@ export const ERRORS = {
   webhook_address_refused: {
     status: 400,
     meaning: "The endpoint's host resolves to a private, loopback, link-local or special-purpose address, which initlink does not send to unless OUTBOUND_ALLOW_PRIVATE=true (pages only).",
-    example: "hooks.internal resolves to 10.0.0.7, a private or special-purpose address, which initlink does not send to",
+    example: "hooks.internal resolves to a private or special-purpose address, which initlink does not send to",
     page: "That URL's host is on a private or special-purpose network, which initlink does not send events to. Use a public https:// address.",
   },
   webhook_endpoint_limit: {

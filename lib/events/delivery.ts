@@ -8,6 +8,7 @@ import { postOutbound, OutboundFailure, OutboundRefusal } from "../outbound/outb
 import { processWide } from "../process-wide";
 import { randomId } from "../secrets";
 import { logger } from "../../server/logger.mjs";
+import { endpointName } from "./endpoints";
 import { eventBody } from "./event-body";
 import { signedHeaders, unsealEndpointSecret } from "./signing";
 
@@ -69,6 +70,9 @@ type Attempted = { message: LeasedMessage; outcome: Outcome; startedAt: Date; en
  */
 async function leaseDue(cfg: Config, now: Date, limit: number): Promise<LeasedMessage[]> {
   const prisma = await db();
+  // A read first: on SQLite the UPDATE takes the write lock even when nothing is due, every second in every process.
+  const due = await prisma.webhookMessage.findFirst({ where: { outcome: null, nextAttemptAt: { lte: now }, OR: [{ claimedUntil: null }, { claimedUntil: { lte: now } }], endpoint: { disabledAt: null } }, select: { id: true } });
+  if (due === null) return [];
   const lease = new Date(Date.now() + LEASE_MS);
   const skipLocked = databaseProvider(cfg.databaseUrl) === "postgresql" ? Prisma.sql`FOR UPDATE OF m SKIP LOCKED` : Prisma.empty;
   const leased = await prisma.$queryRaw<{ id: string }[]>`
@@ -84,6 +88,9 @@ async function leaseDue(cfg: Config, now: Date, limit: number): Promise<LeasedMe
   return rows.map((row) => ({ ...row, claimedUntil: lease }));
 }
 
+/** APP_NAME may hold any printable text; a header takes visible ASCII only (RFC 9110 §5.5). */
+const userAgent = (cfg: Config) => `${cfg.brand.name.replace(/[^\x21-\x7E]+/g, "-")}-webhooks`;
+
 /** One attempt at sending a leased message: what became of it, not yet recorded. */
 async function send(cfg: Config, message: LeasedMessage): Promise<Attempted> {
   const startedAt = new Date();
@@ -98,7 +105,7 @@ async function send(cfg: Config, message: LeasedMessage): Promise<Attempted> {
     }
     const body = eventBody(message.kind, message.occurredAt, message.data, message.endpointId);
     const answer = await postOutbound(
-      { url: new URL(endpoint.url), headers: { ...signedHeaders(secrets, message.id, startedAt, body), "user-agent": `${cfg.brand.name}-webhooks` }, body, timeoutMs: TIMEOUT_MS, maxBodyBytes: RESPONSE_BODY_BYTES },
+      { url: new URL(endpoint.url), headers: { ...signedHeaders(secrets, message.id, startedAt, body), "user-agent": userAgent(cfg) }, body, timeoutMs: TIMEOUT_MS, maxBodyBytes: RESPONSE_BODY_BYTES },
       cfg.outbound,
     );
     statusCode = answer.status;
@@ -127,6 +134,27 @@ async function send(cfg: Config, message: LeasedMessage): Promise<Attempted> {
  * be disabled.
  */
 async function record(cfg: Config, attempts: Attempted[]): Promise<Attempted[]> {
+  let recorded: Attempted[];
+  try {
+    recorded = await recordTogether(attempts);
+  } catch (error) {
+    if (attempts.length === 1) throw error;
+    // One attempt the database refuses must not hold back the others, whose leases would run out and send them again:
+    // each on its own, then.
+    recorded = [];
+    for (const attempt of attempts) {
+      try {
+        recorded.push(...(await recordTogether([attempt])));
+      } catch (alone) {
+        logger().error({ err: alone, webhook_message_id: attempt.message.id }, "webhook attempt not recorded: its lease runs out and it is sent again");
+      }
+    }
+  }
+  for (const attempt of recorded) if (attempt.outcome === "failed") await disableIfFailingSince(cfg, attempt.message);
+  return recorded;
+}
+
+async function recordTogether(attempts: Attempted[]): Promise<Attempted[]> {
   const prisma = await db();
   const lines = attempts.map((attempt) => ({ id: randomId(), attempt }));
   const lineIds = Prisma.join(lines.map((line) => line.id));
@@ -162,9 +190,7 @@ async function record(cfg: Config, attempts: Attempted[]): Promise<Attempted[]> 
         AND "id" NOT IN (SELECT a."endpointId" FROM "WebhookAttempt" a WHERE a."id" IN (${lineIds}) AND ${delivered2xx})`,
   ]);
   const kept = new Set((await prisma.webhookAttempt.findMany({ where: { id: { in: lines.map((line) => line.id) } }, select: { id: true } })).map((row) => row.id));
-  const recorded = lines.filter((line) => kept.has(line.id)).map((line) => line.attempt);
-  for (const attempt of recorded) if (attempt.outcome === "failed") await disableIfFailingSince(cfg, attempt.message);
-  return recorded;
+  return lines.filter((line) => kept.has(line.id)).map((line) => line.attempt);
 }
 
 const resultOf = (recorded: Attempted[]): DeliveryResult => ({
@@ -200,7 +226,7 @@ async function disableIfFailingSince(cfg: Config, message: DueMessage): Promise<
           WHERE a."endpointId" = ${message.endpointId} AND a."startedAt" >= ${message.createdAt} AND a."statusCode" >= 200 AND a."statusCode" < 300))`,
     prisma.$executeRaw`
       INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "tokenName", "teamId", "teamName")
-      SELECT ${randomId()}, e."userId", ${activityKind("webhook_endpoint_disabled")}, ${message.id}, ${now}, e."url", e."teamId", (SELECT t."name" FROM "Team" t WHERE t."id" = e."teamId")
+      SELECT ${randomId()}, e."userId", ${activityKind("webhook_endpoint_disabled")}, ${message.id}, ${now}, ${endpointName(message.endpoint.url)}, e."teamId", (SELECT t."name" FROM "Team" t WHERE t."id" = e."teamId")
       FROM "WebhookEndpoint" e
       WHERE e."id" = ${message.endpointId} AND e."disabledAt" = ${now} AND e."disabledReason" = 'failing'
         -- Another of its messages that failed in the same millisecond finds the endpoint disabled at this very time: one event a disabling.
@@ -216,7 +242,8 @@ async function disableIfFailingSince(cfg: Config, message: DueMessage): Promise<
 // One worker per process, whichever bundle of lib/ nudges it (lib/process-wide.ts). It keeps up
 // to BATCH attempts in flight: whenever some end, their outcomes are recorded together (attempts
 // that end while a commit runs go into the next one) and as many new messages are leased, so a
-// slow endpoint holds one slot, never the others.
+// slow attempt holds its own slot only. (Slots are not shared out by endpoint: one endpoint with
+// a backlog and no answer can hold them all for its 10 s.)
 const worker = processWide("webhook-worker", () => ({ inFlight: 0, leasing: false, again: false, ended: [] as Attempted[], recording: false }));
 
 /** Leases messages for the free slots now, or right after the running lease. */
@@ -232,10 +259,16 @@ export function nudgeWebhooks(cfg: Config): void {
     .then((leased) => {
       worker.inFlight += leased.length;
       for (const message of leased) {
-        void send(cfg, message).then((attempted) => {
-          worker.ended.push(attempted);
-          recordEnded(cfg);
-        });
+        send(cfg, message)
+          .then((attempted) => {
+            worker.ended.push(attempted);
+            recordEnded(cfg);
+          })
+          // send() answers every failure itself; should it ever throw, the slot is given back and the lease runs out.
+          .catch((error: unknown) => {
+            worker.inFlight -= 1;
+            logger().error({ err: error, webhook_message_id: message.id }, "webhook attempt failed unrecorded");
+          });
       }
       // Every free slot taken: more may be due.
       if (leased.length === free) worker.again = true;

@@ -27,11 +27,18 @@ const managedBy = (userId: string): Prisma.WebhookEndpointWhereInput => ({
 const managedBySql = (userId: string): Prisma.Sql =>
   Prisma.sql`(("e"."teamId" IS NULL AND "e"."userId" = ${userId}) OR EXISTS (SELECT 1 FROM "TeamMember" m WHERE m."teamId" = "e"."teamId" AND m."userId" = ${userId} AND m."role" IN (${Prisma.join(rolesAtLeast("admin"))})))`;
 
-/** The endpoint's event in the acting account's activity (and the team's), named by its URL, written only if `condition` holds on `e`. */
-function endpointRecord(prisma: Database, endpointId: string, actorId: string, kind: "webhook_endpoint_created" | "webhook_endpoint_deleted" | "webhook_secret_rotated", subjectId: string, condition: Prisma.Sql) {
+/**
+ * How the activity and its mail name an endpoint: its origin. A receiver's path or query often
+ * carries a token of its own (chat services' incoming webhooks), which the activity, kept for
+ * months, and a mail must not.
+ */
+export const endpointName = (url: string): string => new URL(url).origin;
+
+/** The endpoint's event in the acting account's activity (and the team's), named by endpointName, written only if `condition` holds on `e`. */
+function endpointRecord(prisma: Database, endpointId: string, name: string, actorId: string, kind: "webhook_endpoint_created" | "webhook_endpoint_deleted" | "webhook_secret_rotated", subjectId: string, condition: Prisma.Sql) {
   return prisma.$executeRaw`
     INSERT INTO "ActivityEvent" ("id", "userId", "kind", "subjectId", "occurredAt", "tokenName", "decidedBy", "teamId", "teamName")
-    SELECT ${randomId()}, u."id", ${activityKind(kind)}, ${subjectId}, ${new Date()}, e."url", u."email", e."teamId", (SELECT t."name" FROM "Team" t WHERE t."id" = e."teamId")
+    SELECT ${randomId()}, u."id", ${activityKind(kind)}, ${subjectId}, ${new Date()}, ${name}, u."email", e."teamId", (SELECT t."name" FROM "Team" t WHERE t."id" = e."teamId")
     FROM "WebhookEndpoint" e JOIN "User" u ON u."id" = ${actorId}
     WHERE e."id" = ${endpointId} AND ${condition}
     ON CONFLICT DO NOTHING`;
@@ -85,7 +92,7 @@ export async function createEndpoint(cfg: Config, userId: string, input: NewEndp
         " UNION ALL ",
       )}) k
       WHERE e."id" = ${id}`,
-    endpointRecord(prisma, id, userId, "webhook_endpoint_created", id, Prisma.sql`TRUE`),
+    endpointRecord(prisma, id, endpointName(url), userId, "webhook_endpoint_created", id, Prisma.sql`TRUE`),
   ]);
   if (inserted === 1) return { id, secret, url };
   if (teamId !== null && (await prisma.teamMember.count({ where: { teamId, userId, role: { in: rolesAtLeast("admin") } } })) === 0) {
@@ -198,19 +205,23 @@ export async function viewEndpoint(userId: string, id: string): Promise<Endpoint
 export async function setEndpointEnabled(userId: string, id: string, enabled: boolean): Promise<void> {
   if (!RANDOM_ID_PATTERN.test(id)) throw noEndpoint();
   const prisma = await db();
+  // Enabling an enabled endpoint keeps its health; disabling a disabled one keeps why it was.
   const changed = await prisma.webhookEndpoint.updateMany({
-    where: { id, ...managedBy(userId) },
+    where: { id, ...managedBy(userId), disabledAt: enabled ? { not: null } : null },
     data: enabled ? { disabledAt: null, disabledReason: null, failingSince: null } : { disabledAt: new Date(), disabledReason: "admin" },
   });
-  if (changed.count !== 1) throw noEndpoint();
+  if (changed.count === 1) return;
+  if ((await prisma.webhookEndpoint.count({ where: { id, ...managedBy(userId) } })) === 0) throw noEndpoint();
 }
 
 export async function deleteEndpoint(userId: string, id: string): Promise<void> {
   if (!RANDOM_ID_PATTERN.test(id)) throw noEndpoint();
   const prisma = await db();
+  const endpoint = await prisma.webhookEndpoint.findFirst({ where: { id, ...managedBy(userId) }, select: { url: true } });
+  if (endpoint === null) throw noEndpoint();
   const allowed = managedBySql(userId);
   const [recorded] = await statementsInOneTransaction([
-    endpointRecord(prisma, id, userId, "webhook_endpoint_deleted", id, allowed),
+    endpointRecord(prisma, id, endpointName(endpoint.url), userId, "webhook_endpoint_deleted", id, allowed),
     prisma.$executeRaw`DELETE FROM "WebhookEndpoint" WHERE "id" = ${id} AND "id" IN (SELECT e."id" FROM "WebhookEndpoint" e WHERE ${allowed})`,
   ]);
   if (recorded !== 1) throw noEndpoint();
@@ -224,12 +235,14 @@ export async function rotateEndpointSecret(cfg: Config, userId: string, id: stri
   const now = new Date();
   const until = new Date(now.getTime() + overlapHours * 3_600_000);
   const rotationId = randomId();
+  const endpoint = await prisma.webhookEndpoint.findFirst({ where: { id, ...managedBy(userId) }, select: { url: true } });
+  if (endpoint === null) throw noEndpoint();
   const allowed = managedBySql(userId);
   const [rotated] = await statementsInOneTransaction([
     prisma.$executeRaw`
       UPDATE "WebhookEndpoint" SET "previousSealedSecret" = "sealedSecret", "previousSecretUntil" = ${until}, "sealedSecret" = ${sealEndpointSecret(cfg.masterKey, id, secret)}
       WHERE "id" = ${id} AND "id" IN (SELECT e."id" FROM "WebhookEndpoint" e WHERE ${allowed})`,
-    endpointRecord(prisma, id, userId, "webhook_secret_rotated", rotationId, allowed),
+    endpointRecord(prisma, id, endpointName(endpoint.url), userId, "webhook_secret_rotated", rotationId, allowed),
   ]);
   if (rotated !== 1) throw noEndpoint();
   return { secret };

@@ -27,7 +27,7 @@ export const eventDataSchema = z
       .nullable()
       .meta({ description: "The project concerned; null for `init.denied`, `init.expired`, the team events and an access token for all of its owner's projects." }),
     team: z
-      .strictObject({ id: z.string(), name: z.string().nullable().meta({ description: "The team's name as it was then; null for the events of a team's project, which record the team's id only." }) })
+      .strictObject({ id: z.string(), name: z.string().nullable().meta({ description: "The team's name when the event was written." }) })
       .nullable()
       .meta({ description: "The team whose project it concerns, or the team of a team event; null for a personal project and for changes that concern no team." }),
     client: z

@@ -34,6 +34,8 @@ export class OutboundFailure extends Error {}
 
 export type OutboundAnswer = { status: number; body: string };
 
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
 const isLoopbackHost = (hostname: string) => hostname === "localhost" || hostname.endsWith(".localhost") || isLoopbackAddress(hostname.replace(/^\[|\]$/g, ""));
 
 function isLoopbackAddress(address: string): boolean {
@@ -71,22 +73,30 @@ export function checkOutboundUrl(text: string, policy: OutboundPolicy): URL {
 }
 
 /** The address to connect to for `url`: every address its host has must be allowed, or the request is refused. */
-export async function resolveOutbound(url: URL, policy: OutboundPolicy): Promise<{ address: string; family: number }> {
+export async function resolveOutbound(url: URL, policy: OutboundPolicy, timeoutMs = 10_000): Promise<{ address: string; family: number }> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: { address: string; family: number }[];
   if (ipaddr.isValid(host)) {
     addresses = [{ address: host, family: host.includes(":") ? 6 : 4 }];
   } else {
+    // dns.lookup has no time limit of its own (and holds a libuv thread while it waits): the attempt does not wait past its own.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new OutboundFailure(`the host ${host} did not resolve within ${timeoutMs / 1000} s`)), timeoutMs);
+    });
     try {
-      addresses = await lookup(host, { all: true, verbatim: true });
-    } catch {
-      throw new OutboundFailure(`the host ${host} does not resolve`);
+      addresses = await Promise.race([lookup(host, { all: true, verbatim: true }), late]);
+    } catch (error) {
+      throw error instanceof OutboundFailure ? error : new OutboundFailure(`the host ${host} does not resolve`);
+    } finally {
+      clearTimeout(timer);
     }
   }
   const allowed = (address: string) => policy.allowPrivate || isPublicAddress(address) || (policy.allowLoopback && isLoopbackAddress(address));
   const refused = addresses.find(({ address }) => !allowed(address));
   if (refused !== undefined || addresses.length === 0) {
-    throw new OutboundRefusal("outbound_address_refused", `${host} resolves to ${refused?.address ?? "no address"}, a private or special-purpose address, which initlink does not send to`);
+    // The address itself is not told: the message would map the service's own network for anyone who asks.
+    throw new OutboundRefusal("outbound_address_refused", `${host} resolves to a private or special-purpose address, which initlink does not send to`);
   }
   return addresses[0];
 }
@@ -102,8 +112,10 @@ export type OutboundRequest = {
 
 /** POSTs `body` to the checked address of `request.url`; the answer's status and the start of its body, whatever the status. */
 export async function postOutbound(request: OutboundRequest, policy: OutboundPolicy): Promise<OutboundAnswer> {
+  // Checked again at each request: a URL stored while the policy allowed plain http or a private host is refused once it no longer does.
+  checkOutboundUrl(request.url.href, policy);
   const deadline = AbortSignal.timeout(request.timeoutMs);
-  const target = await resolveOutbound(request.url, policy);
+  const target = await resolveOutbound(request.url, policy, request.timeoutMs);
   // Node asks for every address when it may try several (autoSelectFamily): only the checked one is given.
   const pinned: LookupFunction = (_hostname, options, callback) => {
     if (options.all) callback(null, [target]);
@@ -123,7 +135,8 @@ export async function postOutbound(request: OutboundRequest, policy: OutboundPol
       (res) => {
         const chunks: Buffer[] = [];
         let kept = 0;
-        const finish = () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8").replace(/\uFFFD+$/, "") });
+        // Kept as text a database takes: PostgreSQL refuses NUL in text, and no control character but tab and newline is worth showing.
+        const finish = () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8").replace(/\uFFFD+$/, "").replace(CONTROL_CHARACTERS, "\uFFFD") });
         res.on("data", (chunk: Buffer) => {
           if (kept >= request.maxBodyBytes) return;
           const part = chunk.subarray(0, request.maxBodyBytes - kept);

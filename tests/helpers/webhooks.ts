@@ -13,7 +13,8 @@ import { postForm, type Person } from "./teams";
 
 export type ReceivedEvent = { id: string; type: string; timestamp: string; data: Record<string, unknown>; headers: Record<string, string>; body: string };
 
-export type Behaviour = { kind: "ok" } | { kind: "status"; status: number } | { kind: "hang" };
+/** `body`: what an error status answers with (by default a long text). */
+export type Behaviour = { kind: "ok" } | { kind: "status"; status: number; body?: string } | { kind: "hang" };
 
 export type Receiver = {
   url: string;
@@ -80,7 +81,7 @@ export async function startReceiver(path = "/hooks"): Promise<Receiver> {
       return;
     }
     if (behaviour.kind === "status") {
-      response.writeHead(behaviour.status, { "content-type": "text/plain" }).end(`failing on purpose ${"x".repeat(2000)}`);
+      response.writeHead(behaviour.status, { "content-type": "text/plain" }).end(behaviour.body ?? `failing on purpose ${"x".repeat(2000)}`);
       return;
     }
     events.push(verified);

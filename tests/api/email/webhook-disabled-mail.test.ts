@@ -33,7 +33,9 @@ describe("a webhook endpoint disabled after failing", () => {
     expect(await deliverAll(ahead(1500))).toMatchObject({ delivered: 0, failed: 1 });
     expect(await deliverDueEmails(config())).toMatchObject({ sent: 1 });
     const mail = await mailbox.next(owner.email, "webhook endpoint was disabled");
-    expect(mail.text).toContain(receiver.url);
+    // Named by its origin: a receiver's path may hold a token of its own.
+    expect(mail.text).toContain(new URL(receiver.url).origin);
+    expect(mail.text).not.toContain(receiver.url);
     expect(mail.text).toContain(`${SITE}/webhooks`);
     expect(await deliverDueEmails(config())).toMatchObject({ sent: 0 });
   });

@@ -8,6 +8,7 @@ import {
   ahead,
   attemptsOf,
   deliverAll,
+  deleteEndpointForm,
   deliverOnce,
   enableEndpointForm,
   endpointFor,
@@ -114,6 +115,24 @@ describe("delivery", () => {
     expect(hooks.events).toHaveLength(2);
   });
 
+  it("keeps an answer's control characters out of the log: a NUL that PostgreSQL's text refuses cannot stop the attempts of a batch being recorded", async () => {
+    const hostile = await receiver();
+    const fine = await receiver();
+    const owner = await person();
+    const hostileEndpoint = await endpointFor(owner, hostile, ["access_token.created"]);
+    const fineEndpoint = await endpointFor(owner, fine, ["access_token.created"]);
+    hostile.behave({ kind: "status", status: 500, body: "bad\u0000body\u0007\tend\n" });
+    await tokensMade(owner, 1);
+    // Both attempts in one pass, recorded together: the fine endpoint's delivery is recorded, not sent again.
+    expect(await deliverAll()).toEqual({ delivered: 1, retried: 1, failed: 0 });
+    const [attempt] = await attemptsOf(hostileEndpoint.id);
+    expect(attempt).toMatchObject({ statusCode: 500, responseBody: "bad\uFFFDbody\uFFFD\tend\n" });
+    expect(await messagesOf(fineEndpoint.id)).toEqual([expect.objectContaining({ outcome: "delivered" })]);
+    expect(fine.seen).toHaveLength(1);
+    // Its retry would be due in the later tests' passes.
+    expect((await deleteEndpointForm(owner.session, hostileEndpoint.id)).status).toBe(303);
+  });
+
   it("after the whole schedule the message has failed and the endpoint is disabled as failing, once, with one activity event", async () => {
     const hooks = await receiver();
     const owner = await person();
@@ -132,7 +151,7 @@ describe("delivery", () => {
     expect((await attemptsOf(endpoint.id)).map((attempt) => attempt.attempt)).toEqual([1, 2, 3, 4]);
     expect(await prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: endpoint.id } })).toMatchObject({ disabledAt: expect.any(Date), disabledReason: "failing" });
     const disabled = await prisma.activityEvent.findMany({ where: { userId: owner.userId, kind: "webhook_endpoint_disabled" } });
-    expect(disabled).toEqual([expect.objectContaining({ userId: owner.userId, subjectId: message.id, tokenName: hooks.url, teamId: null })]);
+    expect(disabled).toEqual([expect.objectContaining({ userId: owner.userId, subjectId: message.id, tokenName: new URL(hooks.url).origin, teamId: null })]);
 
     // Disabled: a failed message is not tried again, and a new event queues nothing.
     await hooks.up();
