@@ -496,7 +496,7 @@ export const ERRORS = {
   invalid_grant: {
     status: 400,
     meaning:
-      "RFC 6749 §5.2: the device code or refresh token is unknown, expired, revoked, already used, or was issued to another client. A refresh token used twice revokes its whole login (RFC 9700 §4.14.2).",
+      "RFC 6749 §5.2: the authorization code, device code or refresh token is unknown, expired, revoked, already used, or was issued to another client; an authorization code also with another `redirect_uri` or a `code_verifier` that does not match its challenge (RFC 7636 §4.6). A refresh token used twice revokes its whole login (RFC 9700 §4.14.2), and so does an authorization code used twice (RFC 6749 §4.1.2).",
     example: "The device code is not valid or was already used.",
   },
   unsupported_token_type: {
@@ -508,13 +508,22 @@ export const ERRORS = {
   // nothing, so no WWW-Authenticate scheme applies: 400, not 401.
   invalid_client: {
     status: 400,
-    meaning: "RFC 6749 §5.2: the `client_id` is not one this server accepts (`OAUTH_CLIENT_IDS`).",
+    meaning:
+      "RFC 6749 §5.2: the `client_id` is not one this server accepts (`OAUTH_CLIENT_IDS`). At the authorization endpoint, a missing, repeated or unusable `client_id` too, shown on this site's page and never sent to the client (RFC 6749 §4.1.2.1).",
     example: "This client_id is not accepted here.",
+    page: "The application that sent you here did not say who it is in a way this site accepts, so you were not sent back to it. Start again from the application, or tell its developers.",
+  },
+  invalid_redirect_uri: {
+    status: 400,
+    meaning:
+      "The authorization endpoint's `redirect_uri` is missing, repeated or not a loopback URI (`http://127.0.0.1:<port>/…` or `http://[::1]:<port>/…`, RFC 8252 §7.3): shown on this site's page and never redirected to (RFC 6749 §4.1.2.1) (pages only).",
+    example: "The application asked to be answered at an address that is not a loopback address of this computer.",
+    page: "The application asked to be sent its answer somewhere other than this computer, so you were not sent there. Start again from the application, or tell its developers.",
   },
   unsupported_grant_type: {
     status: 400,
     meaning: "RFC 6749 §5.2: this server does not take this `grant_type`.",
-    example: "grant_type must be urn:ietf:params:oauth:grant-type:device_code or refresh_token.",
+    example: "grant_type must be authorization_code, urn:ietf:params:oauth:grant-type:device_code or refresh_token.",
   },
 } as const satisfies Record<string, ErrorEntry>;
 

@@ -12,6 +12,7 @@ import { hasRole } from "../teams/roles";
 import { lockMembershipStatement, projectAccess, reachesProjectSql, teamRoleOf } from "../teams/team-access";
 import type { RequestOrigin } from "../request-origin";
 import { chosenAccessLifetime } from "./access-lifetime";
+import { mintCodeStatement } from "./authorization-code";
 import { checkUserCode } from "./code-check";
 import { clientElsewhere, codeCheckMode } from "./code-check-mode";
 import { publishInitChange } from "./init-events";
@@ -36,14 +37,15 @@ export async function approveInit(cfg: Config, { id: userId, sessionId }: Sessio
   const { choice, check } = form;
   const init = await pendingInit(initId);
   const lifetime = chosenAccessLifetime(cfg, form.lifetime);
+  const answeredInBrowser = init.authorizationRequest !== null;
   const proximity = proximityOf(cfg, init.observedIp, origin.address);
-  const mode = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity);
+  const mode = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity, answeredInBrowser);
   if (mode === "refused") throw clientElsewhere();
   // Typed at /device in this browser session: the approval's own update uses it up.
-  if (init.codeEnteredSessionId !== sessionId) await checkUserCode(cfg, mode, init.id, init.userCode, check);
+  if (mode !== "redirect" && init.codeEnteredSessionId !== sessionId) await checkUserCode(cfg, mode, init.id, init.userCode, check);
   const now = new Date();
   // An approval from another network than the client's is told to the account's address.
-  const decision = { userId, origin, now, accessLifetimeSeconds: lifetime.ms / 1000, notice: proximity === "elsewhere" };
+  const decision = { userId, origin, now, accessLifetimeSeconds: lifetime.ms / 1000, notice: !answeredInBrowser && proximity === "elsewhere" };
   if (choice.kind === "existing") {
     const project = await findReachableProject(userId, choice.id);
     if (project === null) throw notFound("You have no project with this id.");
@@ -84,6 +86,8 @@ async function decide(cfg: Config, initId: string, projectId: string, { userId, 
       UPDATE "Init" SET "status" = 'done', "projectId" = ${projectId}, "approvedById" = ${userId}, "decidedAt" = ${now}, "accessLifetimeSeconds" = ${accessLifetimeSeconds}, "codeEnteredSessionId" = NULL
       WHERE "id" = ${initId} AND "status" = 'pending' AND "expiresAt" > ${now} AND EXISTS (SELECT 1 FROM "Project" p WHERE p."id" = ${projectId} AND ${reachesProjectSql("p", userId)})`,
     initApprovedRecord(prisma, initId, userId, origin),
+    // An authorization request's code, for this approval only (nothing for an init of another kind).
+    mintCodeStatement(cfg, prisma, initId, userId, now),
     ...(notice ? noticeStatements(cfg, prisma, userId, "init_approved", initId) : []),
   ]);
   if (approved !== 1) return false;

@@ -12,10 +12,15 @@ import { isNearby, type Proximity } from "./proximity";
 //   it (a checkbox beside a code they cannot compare proves nothing, and a phisher sends the code
 //   along with the link), so it is `refused`: the person opens the link on the client's network,
 //   or starts again with a client that shows a code (docs/pages.md).
+// - An authorization request (lib/oauth/authorization-request.ts): `redirect`, nothing to type or
+//   tick. Its answer goes to a loopback address through the approving browser itself (RFC 8252
+//   §7.3), so a phisher who sends the link along gets nothing: the code lands on the victim's
+//   own machine, and only the client that made the PKCE challenge can use it.
 
-export type CodeCheckMode = Config["initCodeCheck"] | "refused";
+export type CodeCheckMode = Config["initCodeCheck"] | "refused" | "redirect";
 
-export function codeCheckMode(configured: Config["initCodeCheck"], userCodeShown: boolean, proximity: Proximity): CodeCheckMode {
+export function codeCheckMode(configured: Config["initCodeCheck"], userCodeShown: boolean, proximity: Proximity, answeredInBrowser = false): CodeCheckMode {
+  if (answeredInBrowser) return "redirect";
   if (userCodeShown) return "enter";
   return isNearby(proximity) ? configured : "refused";
 }

@@ -26,7 +26,7 @@ export const NOT_PENDING: Record<Exclude<InitStatus, "pending">, string> = {
 export async function pendingInit(id: string) {
   if (!RANDOM_ID_PATTERN.test(id)) throw initNotFound();
   const prisma = await db();
-  const init = await prisma.init.findUnique({ where: { id }, select: { id: true, status: true, expiresAt: true, userCode: true, userCodeShown: true, observedIp: true, codeEnteredSessionId: true } });
+  const init = await prisma.init.findUnique({ where: { id }, select: { id: true, status: true, expiresAt: true, userCode: true, userCodeShown: true, observedIp: true, codeEnteredSessionId: true, authorizationRequest: { select: { initId: true } } } });
   if (init === null) throw initNotFound();
   const status = effectiveStatus(init.status, init.expiresAt, Date.now());
   if (status !== "pending") throw initNotPending(NOT_PENDING[status]);

@@ -11,10 +11,11 @@ import { hashSecret } from "../secrets";
 import { acceptDpopProof, boundKey, readBoundProof, type DpopRequest } from "./dpop";
 import { loginExpiresAt } from "./login-lifetime";
 import { refreshTokenGrant, startLogin, tokenAnswer } from "./refresh-tokens";
-import { DEVICE_CODE_GRANT, REFRESH_TOKEN_GRANT, type TokenAnswer, type TokenBody } from "./schemas";
+import { exchangeAuthorizationCode } from "./authorization-code";
+import { AUTHORIZATION_CODE_GRANT, DEVICE_CODE_GRANT, REFRESH_TOKEN_GRANT, type TokenAnswer, type TokenBody } from "./schemas";
 
 // The token endpoint (RFC 6749 §3.2) and its device-code grant (RFC 8628 §3.4–3.5); the
-// refresh-token grant is lib/oauth/refresh-tokens.ts. The device code is the init's secret: the
+// refresh-token grant is lib/oauth/refresh-tokens.ts, the authorization-code grant lib/oauth/authorization-code.ts. The device code is the init's secret: the
 // grant reads the init by its hash, keeps the init's poll clock (the secret holder's, shared with
 // the status resource), and on approval claims the init's one access token, as the status
 // resource's pickup does, and starts the OAuth login whose first refresh token it answers too.
@@ -66,7 +67,16 @@ export async function requestToken(cfg: Config, body: TokenBody, origin: () => R
     if (body.client_id === undefined) throw missing("client_id");
     return refreshTokenGrant(cfg, body.refresh_token, body.client_id, origin, dpop);
   }
-  if (body.grant_type !== DEVICE_CODE_GRANT) throw new ApiError("unsupported_grant_type", `grant_type must be ${DEVICE_CODE_GRANT} or ${REFRESH_TOKEN_GRANT}.`);
+  if (body.grant_type === AUTHORIZATION_CODE_GRANT) {
+    // RFC 6749 §4.1.3 with RFC 7636 §4.5: code, redirect_uri, client_id and code_verifier.
+    const { code, redirect_uri: redirectUri, client_id: clientId, code_verifier: codeVerifier } = body;
+    if (code === undefined) throw missing("code");
+    if (redirectUri === undefined) throw missing("redirect_uri");
+    if (clientId === undefined) throw missing("client_id");
+    if (codeVerifier === undefined) throw missing("code_verifier");
+    return exchangeAuthorizationCode(cfg, { code, redirectUri, clientId, codeVerifier }, origin, dpop);
+  }
+  if (body.grant_type !== DEVICE_CODE_GRANT) throw new ApiError("unsupported_grant_type", `grant_type must be ${AUTHORIZATION_CODE_GRANT}, ${DEVICE_CODE_GRANT} or ${REFRESH_TOKEN_GRANT}.`);
   // RFC 8628 §3.4: device_code, and client_id from a client that does not authenticate.
   if (body.device_code === undefined) throw missing("device_code");
   if (body.client_id === undefined) throw missing("client_id");

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { SENDER_MAX } from "../field-lengths";
 import { requiredText } from "../text";
+import { REDIRECT_URI_MAX } from "./redirect-uri";
 
 // Request and answer schemas of the OAuth endpoints (docs/oauth.md). Requests are form fields
 // (RFC 6749 §3.2, RFC 8628 §3.1), read by OAuth's rules (lib/api/body.ts); answers are JSON.
@@ -9,6 +10,8 @@ import { requiredText } from "../text";
 export const DEVICE_CODE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 /** RFC 6749 §6's. */
 export const REFRESH_TOKEN_GRANT = "refresh_token";
+/** RFC 6749 §4.1.3's. */
+export const AUTHORIZATION_CODE_GRANT = "authorization_code";
 
 /** RFC 9449 §4.2: the DPoP proofs' algorithms, asymmetric only (`none` and MACs prove no private key). */
 export const DPOP_ALGORITHMS = ["ES256", "ES384", "EdDSA", "Ed25519", "PS256", "RS256"] as const;
@@ -37,6 +40,10 @@ export const tokenBodySchema = form({
   device_code: z.string().max(200).optional(),
   refresh_token: z.string().max(200).optional(),
   client_id: z.string().max(SENDER_MAX * 4).optional(),
+  // RFC 6749 §4.1.3 and RFC 7636 §4.5; the verifier's form is the grant's check (invalid_grant).
+  code: z.string().max(200).optional(),
+  redirect_uri: z.string().max(REDIRECT_URI_MAX).optional(),
+  code_verifier: z.string().max(200).optional(),
 });
 
 export type TokenBody = z.infer<typeof tokenBodySchema>;
@@ -98,13 +105,17 @@ export type TokenAnswer = z.infer<typeof tokenAnswerSchema>;
 export const authorizationServerMetadataSchema = z
   .object({
     issuer: z.url().meta({ description: "`APP_URL`, exactly: clients compare it with the address they discovered it at." }),
+    authorization_endpoint: z.url().meta({ description: "RFC 6749 §3.1: for a native client's browser, answered on a loopback redirect URI (RFC 8252 §7.3)." }),
     device_authorization_endpoint: z.url(),
     token_endpoint: z.url(),
     revocation_endpoint: z.url().meta({ description: "RFC 7009." }),
     introspection_endpoint: z.url().meta({ description: "RFC 7662." }),
     jwks_uri: z.url(),
     grant_types_supported: z.array(z.string()),
-    response_types_supported: z.array(z.string()).meta({ description: "Empty: there is no authorization endpoint, only the device flow." }),
+    response_types_supported: z.array(z.literal("code")),
+    response_modes_supported: z.array(z.literal("query")),
+    code_challenge_methods_supported: z.array(z.literal("S256")).meta({ description: "RFC 7636: PKCE is required, S256 only." }),
+    authorization_response_iss_parameter_supported: z.literal(true).meta({ description: "RFC 9207: every authorization response carries `iss`." }),
     token_endpoint_auth_methods_supported: z.array(z.literal("none")).meta({ description: "Public clients: `client_id` only." }),
     revocation_endpoint_auth_methods_supported: z.array(z.literal("none")).meta({ description: "Public clients: `client_id` only." }),
     introspection_endpoint_auth_methods_supported: z.array(z.enum(["client_secret_basic", "bearer"])).meta({

@@ -1,3 +1,7 @@
+import { createHash, randomBytes } from "node:crypto";
+import { config } from "@/lib/config";
+import { effectiveStatus } from "@/lib/init/init-lifecycle";
+import { clientReturn } from "@/lib/oauth/authorization-code";
 import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
 import { db } from "@/lib/database/db";
 import { createResourceServer } from "@/lib/resource-servers/manage-resource-servers";
@@ -99,3 +103,62 @@ export async function resourceServer(userId: string, projectIds: string[]): Prom
   const made = await createResourceServer(userId, { name: "Platform API", projects: projectIds });
   return { clientId: made.client_id, clientSecret: made.client_secret };
 }
+
+/** The authorization code flow (RFC 6749 §4.1 with PKCE, RFC 7636), as a native client on a loopback port makes it. */
+export const REDIRECT_URI = "http://127.0.0.1:43117/callback";
+
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString("base64url");
+  return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
+}
+
+/** The authorization request's parameters: a valid one, with `overrides` (undefined removes a parameter). */
+export function authorizationQuery(challenge: string, overrides: Record<string, string | undefined> = {}): URLSearchParams {
+  const parameters: Record<string, string | undefined> = {
+    response_type: "code",
+    client_id: CLIENT_ID,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "af0ifjsldkj",
+    ...overrides,
+  };
+  return new URLSearchParams(Object.entries(parameters).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/** GET /oauth/authorize as the browser opens it; `cookie`: a signed-in browser's. */
+export const authorizeRequest = (query: URLSearchParams | string, headers: Record<string, string> = {}) =>
+  dispatch("GET", `/oauth/authorize?${query.toString()}`, { headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131", ...headers } });
+
+/** The init an authorization request went on to: its id from the 303's Location. */
+export async function authorizationInit(query: URLSearchParams): Promise<string> {
+  const response = await authorizeRequest(query);
+  const id = /\/init\/([A-Za-z0-9_-]{22})$/.exec(response.headers.get("location") ?? "")?.[1];
+  if (response.status !== 303 || id === undefined) throw new Error(`authorization request answered ${response.status} ${response.headers.get("location")}`);
+  return id;
+}
+
+/** Where the init page of an authorization request sends `viewer`'s browser now (lib/oauth/authorization-code.ts). */
+export async function clientReturnOf(initId: string, viewerEmail: string) {
+  const prisma = await db();
+  const viewer = await prisma.user.findUniqueOrThrow({ where: { email: viewerEmail }, select: { id: true } });
+  const init = await prisma.init.findUniqueOrThrow({ where: { id: initId }, select: { status: true, expiresAt: true, approvedById: true, deniedById: true } });
+  return clientReturn(config(), initId, { ...init, status: effectiveStatus(init.status, init.expiresAt, Date.now()) }, viewer.id);
+}
+
+/** An authorization request a new person approved into a new project: the redirect the page sends the browser to, parsed. */
+export async function approvedAuthorization(query: URLSearchParams) {
+  const initId = await authorizationInit(query);
+  const person = await newAccount();
+  const answer = await approve(initId, person.token, { project: "new", name: "Code app" });
+  if (answer.status !== 303 || (answer.headers.get("location") ?? "").includes("error=")) throw new Error(`approval refused: ${answer.headers.get("location")}`);
+  const back = await clientReturnOf(initId, person.email);
+  if (back?.kind !== "go") throw new Error(`no way back: ${back?.kind}`);
+  const redirect = new URL(back.url);
+  return { initId, person, redirect, code: redirect.searchParams.get("code") ?? "" };
+}
+
+export const exchangeCode = (code: string, verifier: string, overrides: Record<string, string | undefined> = {}, headers: Record<string, string> = {}) => {
+  const fields: Record<string, string | undefined> = { grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: CLIENT_ID, code_verifier: verifier, ...overrides };
+  return postToken(Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined)), headers);
+};

@@ -21,8 +21,10 @@ import { isNearby, proximityOf, type Proximity } from "@/lib/init/proximity";
 import { findReachableProject, listProjects, type ProjectSummary } from "@/lib/projects/projects";
 import { hasRole } from "@/lib/teams/roles";
 import { listTeams } from "@/lib/teams/teams";
+import { clientReturn, type ClientReturn } from "@/lib/oauth/authorization-code";
 import { ClientIdNote } from "./client-id-note";
 import { LiveStatus } from "./live-status";
+import { ReturnToClient } from "./return-to-client";
 import { AddressFact, ObservedAddress, ReportedAddress } from "../../address-parts";
 import { ApprovalActions, ApprovalCard, DecisionSection, DenyForm, OutcomeBanner, ProximityWarning } from "../../approval-parts";
 import { ReportControl, ReportedNotice } from "../../approval-report";
@@ -131,7 +133,14 @@ function Lifetime({ choices, preselected }: { choices: AccessLifetime[]; presele
  * `?user_code=` is a code the person never typed); where it shows none, a box saying that the
  * person started it, naming what; and nothing more once they typed the code at /device.
  */
-function CodeCheck({ init, mode, codeEntered }: { init: InitView; mode: Exclude<CodeCheckMode, "refused">; codeEntered: boolean }) {
+function CodeCheck({ init, mode, codeEntered, back }: { init: InitView; mode: Exclude<CodeCheckMode, "refused">; codeEntered: boolean; back: ClientReturn | null }) {
+  if (mode === "redirect") {
+    return (
+      <p className="code-check">
+        When you approve, this browser takes the answer back to the application, on this computer{back === null ? "" : ` (${back.redirectTo})`}.
+      </p>
+    );
+  }
   if (codeEntered) {
     return (
       <p className="code-check">
@@ -238,8 +247,11 @@ function Decision({
   codeEntered,
   needsPasskey,
   lifetimes,
+  back,
 }: {
   init: InitView;
+  /** An authorization request's way back to its application (lib/oauth/authorization-code.ts); null for other inits. */
+  back: ClientReturn | null;
   projects: ProjectSummary[];
   /** The teams a new project may be made in. */
   teams: TeamPlace[];
@@ -268,7 +280,7 @@ function Decision({
   return (
     <DecisionSection>
       <form method="post" action={`/init/${init.id}/approve`} className="stack">
-        <CodeCheck init={init} mode={codeCheck} codeEntered={codeEntered} />
+        <CodeCheck init={init} mode={codeCheck} codeEntered={codeEntered} back={back} />
         <fieldset>
           <legend>Give the application access to</legend>
           {projects.length === 0 ? (
@@ -316,16 +328,30 @@ function mayUndo(init: InitView, viewerId: string | null, now: number): boolean 
 }
 
 /** Decided or expired: the heading in a banner whose icon and colour say the outcome, then what it means; Undo below it, quietly. */
+/**
+ * What follows a decision for an authorization request (lib/oauth/authorization-code.ts): the
+ * browser goes back to the application with the answer, or is told that it went already or came
+ * too late; for any other init, or a viewer it is not for, `otherwise`.
+ */
+function Afterwards({ back, otherwise }: { back: ClientReturn | null; otherwise: ReactNode }) {
+  if (back?.kind === "go") return <ReturnToClient url={back.url} redirectTo={back.redirectTo}>Taking you back to the application…</ReturnToClient>;
+  if (back?.kind === "returned") return <p>The application has its answer. You can close this tab.</p>;
+  if (back?.kind === "lapsed") return <p>The application did not collect its answer within a minute, so it gets nothing. Start again from the application.</p>;
+  return otherwise;
+}
+
 function Outcome({
   init,
   viewerId,
   report,
   team,
   heading,
+  back,
 }: {
   init: InitView;
   viewerId: string | null;
   report: ReportedApproval | null;
+  back: ClientReturn | null;
   /** The team of the project it was approved into, for its approver; null for a personal project. */
   team: string | null;
   heading: ReactNode;
@@ -360,7 +386,7 @@ function Outcome({
               `${who} approved it.`
             )}
           </p>
-          <p>You can close this page and return to your terminal.</p>
+          <Afterwards back={back} otherwise={<p>You can close this page and return to your terminal.</p>} />
         </OutcomeBanner>
         {mayUndo(init, viewerId, Date.now()) ? (
           <div className="undo">
@@ -382,6 +408,7 @@ function Outcome({
         <p>
           {who === null ? "It was denied" : `${who} denied it`}: the application got no access. If you meant to approve it, start again in your terminal.
         </p>
+        <Afterwards back={back} otherwise={null} />
       </OutcomeBanner>
     );
   }
@@ -389,6 +416,7 @@ function Outcome({
     <OutcomeBanner outcome="expired">
       {heading}
       <p>Nobody approved it in time, so the application got no access. Start again in your terminal to get a new link.</p>
+      <Afterwards back={back} otherwise={null} />
     </OutcomeBanner>
   );
 }
@@ -411,8 +439,10 @@ export default async function InitPage({
   const cfg = config();
   // The approve operation applies the same rule to the same two addresses (lib/init/approve-init.ts).
   const browserAddress = requestOrigin(cfg, await headers()).address;
-  const proximity = init.details === null ? null : proximityOf(cfg, init.details.observedIp, browserAddress);
-  const codeCheck = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity ?? "unknown");
+  const back = await clientReturn(cfg, init.id, init, user?.id ?? null);
+  // An authorization request's answer goes through this browser (lib/init/code-check-mode.ts): where it came from is no warning.
+  const proximity = init.details === null || back !== null ? null : proximityOf(cfg, init.details.observedIp, browserAddress);
+  const codeCheck = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity ?? "unknown", back !== null);
 
   const heading = <h1>{HEADINGS[init.status]}</h1>;
   const live = <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} signedIn={user !== null} />;
@@ -428,6 +458,7 @@ export default async function InitPage({
           report={approver === null ? null : await reportedApproval(approver.id, init.id)}
           team={approver === null || init.project === null ? null : ((await findReachableProject(approver.id, init.project.id))?.team?.name ?? null)}
           heading={heading}
+          back={back}
         />
         {live}
         <ErrorAlert message={error} />
@@ -476,6 +507,7 @@ export default async function InitPage({
             codeEntered={await codeEnteredBy(init.id, user.sessionId)}
             needsPasskey={await approvalsNeedPasskey(user.id)}
             lifetimes={cfg.accessLifetimes}
+            back={back}
           />
         )}
       </ApprovalCard>

@@ -19,6 +19,7 @@ import { getLiveOperation } from "./get-live";
 import { getMetricsOperation } from "./get-metrics";
 import { getOpenApiDocumentOperation } from "./get-openapi-document";
 import { introspectTokenOperation } from "./introspect-token";
+import { authorizeOperation } from "./authorize";
 import { oidcCallbackOperation, startOidcLinkOperation, startOidcSignInOperation, unlinkIdentityOperation } from "./oidc";
 import { addPasskeyOperation } from "./add-passkey";
 import { passkeyRegistrationOptionsOperation, passkeySignInOptionsOperation, passkeyStepUpOptionsOperation } from "./passkey-options";
@@ -102,6 +103,7 @@ export const OPERATIONS: readonly Operation[] = [
   savePrivacyOperation,
   passkeySignInOptionsOperation,
   signInWithPasskeyOperation,
+  authorizeOperation,
   startOidcSignInOperation,
   oidcCallbackOperation,
   passkeyRegistrationOptionsOperation,

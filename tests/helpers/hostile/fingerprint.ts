@@ -13,6 +13,7 @@ export type Fingerprint = Record<string, string>;
 // answers; that a refused proof is not spent is tested in tests/api/oauth/dpop.test.ts.
 const FINGERPRINTED = [
   ["Init", "id"],
+  ["AuthorizationRequest", "initId"],
   ["User", "id"],
   ["Session", "id"],
   ["Project", "id"],
