@@ -31,18 +31,22 @@ async function expectOAuthError(response: Response, error: string, status = 400)
 
 // RFC 8414 §3.2
 describe("GET /.well-known/oauth-authorization-server", () => {
-  it("names APP_URL as the issuer and the endpoints of the device flow", async () => {
+  it("names APP_URL as the issuer and the endpoints of the device and code flows", async () => {
     const response = await dispatch("GET", "/.well-known/oauth-authorization-server");
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       issuer: "https://initlink.test",
+      authorization_endpoint: "https://initlink.test/oauth/authorize",
       device_authorization_endpoint: "https://initlink.test/api/oauth/device_authorization",
       token_endpoint: "https://initlink.test/api/oauth/token",
       revocation_endpoint: "https://initlink.test/api/oauth/revoke",
       introspection_endpoint: "https://initlink.test/api/oauth/introspect",
       jwks_uri: "https://initlink.test/.well-known/jwks.json",
-      grant_types_supported: [DEVICE_CODE_GRANT, "refresh_token"],
-      response_types_supported: [],
+      grant_types_supported: ["authorization_code", DEVICE_CODE_GRANT, "refresh_token"],
+      response_types_supported: ["code"],
+      response_modes_supported: ["query"],
+      code_challenge_methods_supported: ["S256"],
+      authorization_response_iss_parameter_supported: true,
       token_endpoint_auth_methods_supported: ["none"],
       revocation_endpoint_auth_methods_supported: ["none"],
       introspection_endpoint_auth_methods_supported: ["client_secret_basic", "bearer"],
