@@ -193,8 +193,9 @@ test("the API reference (/docs): the operations first, then the error codes; one
   await context.close();
 });
 
-test("the not-found page", async ({ browser }) => {
+test("the not-found page, and the page of a sign-in request that cannot be answered", async ({ browser }) => {
   await auditEverywhere(browser, `${MAIN_URL}/no/such/page`, { shot: "not-found" });
+  await auditEverywhere(browser, `${MAIN_URL}/oauth/authorize?client_id=%40acme%2Fcli&redirect_uri=https%3A%2F%2Fevil.example%2Fcb`, { shot: "authorization-refused" });
 });
 
 // server.mjs's own plain page for a path with a broken % escape (no site header to check).

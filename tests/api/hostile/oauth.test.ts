@@ -72,7 +72,13 @@ describe("hostile input: the OAuth endpoints", () => {
       const deviceCode = fc.oneof({ arbitrary: fc.constantFrom(0, 1, 2).map((index) => codes[index]), weight: 4 }, { arbitrary: textValue, weight: 1 });
       const grantType = fc.oneof({ arbitrary: fc.constant(DEVICE_CODE_GRANT), weight: 4 }, { arbitrary: fc.constantFrom("authorization_code", "refresh_token", "password", "client_credentials"), weight: 1 }, { arbitrary: textValue, weight: 1 });
       const clientId = fc.oneof({ arbitrary: fc.constant("@acme/cli"), weight: 4 }, { arbitrary: textValue, weight: 1 });
-      const pairs = formPairsArb({ grant_type: sometimes(grantType, 1), device_code: sometimes(deviceCode, 1), client_id: sometimes(clientId, 1) });
+      // An authorization code's fields, none of them a live code (its one use is tests/api/oauth/authorization-code.test.ts's).
+      const codeFields = {
+        code: sometimes(fc.oneof(fc.constant("ilac_AudKZwucI6wsqZhncOHqAlRHpNFbChlRx9Cx4zXg4jE"), textValue)),
+        redirect_uri: sometimes(fc.oneof(fc.constant("http://127.0.0.1:43117/callback"), textValue)),
+        code_verifier: sometimes(fc.oneof(fc.constant("x".repeat(43)), textValue)),
+      };
+      const pairs = formPairsArb({ grant_type: sometimes(grantType, 1), device_code: sometimes(deviceCode, 1), client_id: sometimes(clientId, 1), ...codeFields });
       const input = fc.record({ body: formBodySpecArb(pairs, MAX_FORM_BODY_BYTES, "grant_type="), contentType: formContentTypeArb(), headers: withDpopArb(proofs.token), query: queryArb() });
       const answered = await assertHostile("POST /api/oauth/token", input, ({ body, contentType, headers, query }) =>
         sendToRoute(tokenRoute, { method: "POST", path: "/api/oauth/token", query, params: {}, headers, extra: { "content-type": contentType }, body, secrets: codes }),
