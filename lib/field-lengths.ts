@@ -5,6 +5,8 @@ export const SENDER_MAX = 200;
 export const SENDER_DEVICE_MAX = 200;
 export const SENDER_OS_MAX = 100;
 export const SENDER_IP_MAX = 45;
+/** A client's purpose in its own words (OpenID CIBA's binding_message): one short sentence. */
+export const BINDING_MESSAGE_MAX = 140;
 
 /** RFC 5321's limit on a forward path. */
 export const EMAIL_MAX = 254;

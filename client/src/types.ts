@@ -9,6 +9,8 @@ export type CreateInitRequest = {
   sender_device?: string | null;
   sender_os?: string | null;
   sender_ip?: string | null;
+  /** What the access is for, in the client's own words (up to 140 characters): the page shows it as such. */
+  binding_message?: string | null;
   /** True when the client prints `user_code`: the page then asks the person to type it. */
   user_code_shown?: boolean | null;
 };

@@ -45,6 +45,7 @@ export async function createInit(cfg: Config, body: CreateInitBody, origin: Requ
     senderDevice: body.sender_device,
     senderOs: body.sender_os,
     senderIp: body.sender_ip,
+    bindingMessage: body.binding_message,
     userCodeShown: body.user_code_shown,
     observedIp: origin.address,
     observedUserAgent: origin.userAgent,

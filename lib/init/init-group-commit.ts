@@ -27,6 +27,7 @@ export type InitRow = {
   senderDevice: string | null;
   senderOs: string | null;
   senderIp: string | null;
+  bindingMessage: string | null;
   observedIp: string | null;
   observedUserAgent: string | null;
   intervalMs: number;
@@ -46,6 +47,7 @@ const INSERTED: Record<keyof InitRow, true> = {
   senderDevice: true,
   senderOs: true,
   senderIp: true,
+  bindingMessage: true,
   observedIp: true,
   observedUserAgent: true,
   intervalMs: true,

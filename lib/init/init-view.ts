@@ -20,6 +20,8 @@ export type ClientDetails = {
 export type InitView = {
   id: string;
   sender: string;
+  /** What the client says the access is for, in its own words (Create Init's binding_message). */
+  bindingMessage: string | null;
   status: InitStatus;
   intervalMs: number;
   createdAt: number;
@@ -58,6 +60,7 @@ export async function findInitView(id: string, viewerId: string | null): Promise
     select: {
       id: true,
       sender: true,
+      bindingMessage: true,
       senderDevice: true,
       senderOs: true,
       senderIp: true,

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { SENDER_DEVICE_MAX, SENDER_IP_MAX, SENDER_MAX, SENDER_OS_MAX, USER_CODE_INPUT_MAX } from "../field-lengths";
+import { BINDING_MESSAGE_MAX, SENDER_DEVICE_MAX, SENDER_IP_MAX, SENDER_MAX, SENDER_OS_MAX, USER_CODE_INPUT_MAX } from "../field-lengths";
 import { projectNameSchema } from "../projects/schemas";
 import { requiredText, safeText } from "../text";
 
 // Request schemas of the init operations (limits documented in docs/api.md, Create Init).
 
 // Optional fields: absent, null and empty (after trimming) all mean "not reported".
-const optionalText = (max: number) =>
+export const optionalText = (max: number) =>
   safeText(max)
     .nullish()
     .transform((value) => (value ? value : null));
@@ -19,6 +19,9 @@ export const createInitBodySchema = z.object(
     // What the client reports: usually an address, but existing clients send "Unknown" when
     // they have none; the page shows it as reported and compares only an address.
     sender_ip: optionalText(SENDER_IP_MAX),
+    // Not in SPEC §4.1: what the access is for, in the client's words (OpenID CIBA's
+    // binding_message); the page shows it marked as the application's own.
+    binding_message: optionalText(BINDING_MESSAGE_MAX),
     // Not in SPEC §4.1: a client that prints user_code says so, and Approve then needs the code
     // typed (lib/init/code-check-mode.ts). Absent or null: a client of the bare specification.
     user_code_shown: z

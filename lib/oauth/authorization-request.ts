@@ -1,7 +1,8 @@
 import type { Config } from "../config";
 import { db, statementsInOneTransaction } from "../database/db";
 import { ApiError } from "../errors";
-import { SENDER_MAX } from "../field-lengths";
+import { BINDING_MESSAGE_MAX, SENDER_MAX } from "../field-lengths";
+import { optionalText } from "../init/schemas";
 import { INIT_SECRET_PREFIX, initPageUrl } from "../init/create-init";
 import { newUserCode } from "../init/user-code";
 import { addressSubject, consumeRateLimit } from "../limits/rate-limit";
@@ -52,14 +53,16 @@ function trustedClient(cfg: Config, query: URLSearchParams): { clientId: string;
   return { clientId, redirectUri };
 }
 
-type CheckedRequest = { state: string | null; codeChallenge: string; dpopJkt: string | null };
+type CheckedRequest = { state: string | null; codeChallenge: string; dpopJkt: string | null; bindingMessage: string | null };
+
+const bindingMessageText = optionalText(BINDING_MESSAGE_MAX);
 
 /** The rest of the request (RFC 6749 §4.1.1, RFC 7636 §4.3, RFC 9449 §10), or the error for the client. */
 function checkedRequest(query: URLSearchParams): CheckedRequest | ClientError {
   const responseType = single(query, "response_type");
   if (responseType === null || responseType === "repeated") return { error: "invalid_request", description: "response_type is required, once." };
   if (responseType !== "code") return { error: "unsupported_response_type", description: "Only response_type=code is supported." };
-  for (const name of ["state", "code_challenge", "code_challenge_method", "dpop_jkt", "scope"]) {
+  for (const name of ["state", "code_challenge", "code_challenge_method", "dpop_jkt", "scope", "binding_message"]) {
     if (single(query, name) === "repeated") return { error: "invalid_request", description: `${name} may be sent once.` };
   }
   const method = query.get("code_challenge_method");
@@ -70,7 +73,9 @@ function checkedRequest(query: URLSearchParams): CheckedRequest | ClientError {
   if (!DIGEST.test(codeChallenge)) return { error: "invalid_request", description: "code_challenge must be the base64url SHA-256 of the code verifier (43 characters)." };
   const dpopJkt = query.get("dpop_jkt");
   if (dpopJkt !== null && !DIGEST.test(dpopJkt)) return { error: "invalid_request", description: "dpop_jkt must be a JWK SHA-256 thumbprint (RFC 7638), base64url." };
-  return { state: query.get("state"), codeChallenge, dpopJkt };
+  const bindingMessage = bindingMessageText.safeParse(query.get("binding_message"));
+  if (!bindingMessage.success) return { error: "invalid_request", description: `binding_message must be at most ${BINDING_MESSAGE_MAX} characters of plain text.` };
+  return { state: query.get("state"), codeChallenge, dpopJkt, bindingMessage: bindingMessage.data };
 }
 
 /** The state as it may be echoed: anything a URL cannot carry back whole is not. */
@@ -110,6 +115,7 @@ async function createAuthorizationInit(cfg: Config, request: CheckedRequest & { 
         userCode: newUserCode(),
         secretHash: hashSecret(randomSecret(INIT_SECRET_PREFIX)),
         sender: request.clientId,
+        bindingMessage: request.bindingMessage,
         observedIp: origin.address,
         observedUserAgent: origin.userAgent,
         intervalMs: cfg.initIntervalMs,

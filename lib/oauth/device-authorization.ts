@@ -24,7 +24,7 @@ export async function authorizeDevice(cfg: Config, body: DeviceAuthorizationBody
   // signature checked and its jti stored after it, so a refused request costs neither.
   const proof = dpop.proof === null ? null : await readDpopProof(cfg, dpop);
   const boundKey = async () => (proof === null ? null : acceptDpopProof(proof));
-  const init = await createInit(cfg, { sender: body.client_id, sender_device: null, sender_os: null, sender_ip: null, user_code_shown: true }, origin, boundKey);
+  const init = await createInit(cfg, { sender: body.client_id, sender_device: null, sender_os: null, sender_ip: null, binding_message: body.binding_message, user_code_shown: true }, origin, boundKey);
   return {
     device_code: init.secret,
     user_code: init.user_code,

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { SENDER_MAX } from "../field-lengths";
+import { BINDING_MESSAGE_MAX, SENDER_MAX } from "../field-lengths";
+import { optionalText } from "../init/schemas";
 import { requiredText } from "../text";
 import { REDIRECT_URI_MAX } from "./redirect-uri";
 
@@ -26,6 +27,7 @@ export const deviceAuthorizationBodySchema = form({
   client_id: clientId,
   // Scopes are not used: the person chooses the project, and the token reaches that project.
   scope: z.string().max(1000).optional(),
+  binding_message: optionalText(BINDING_MESSAGE_MAX),
 });
 
 export type DeviceAuthorizationBody = z.infer<typeof deviceAuthorizationBodySchema>;

@@ -46,12 +46,14 @@ test("approved with one click, the browser reaches the loopback redirect and the
       code_challenge_method: "S256",
       state,
       dpop_jkt: await calculateJwkThumbprint(await exportJWK(keyPair.publicKey)),
+      binding_message: "Sync the notes on this laptop",
     });
 
     await page.goto(authorizationUrl.href);
     await expect(page).toHaveURL(/\/init\/[A-Za-z0-9_-]{22}$/);
     await signUpFromInitPage(page, newEmail());
     await expect(page.getByText(CLIENT_ID).first()).toBeVisible();
+    await expect(page.getByText("“Sync the notes on this laptop” (the application's own words)")).toBeVisible();
     // Nothing to type or tick: the answer goes back through this browser.
     await expect(page.getByText("When you approve, this browser takes the answer back to the application")).toBeVisible();
     await expect(page.getByRole("checkbox")).toHaveCount(0);

@@ -81,6 +81,14 @@ function WhoIsAsking({ init, proximity, warned }: { init: InitView; proximity: P
           {init.sender}
           <ClientIdNote name={init.sender} />
         </dd>
+        {init.bindingMessage === null ? null : (
+          <>
+            <dt>Purpose</dt>
+            <dd>
+              &ldquo;{init.bindingMessage}&rdquo; <span className="muted">(the application&apos;s own words)</span>
+            </dd>
+          </>
+        )}
         {details === null ? null : (
           <>
             <dt>Device</dt>

@@ -32,7 +32,7 @@ describe("POST /api/init — Create Init", () => {
   });
 
   it("stores what the client reported, the observed address and user agent, and only a hash of the secret", async () => {
-    const body = await createdInit({ sender: "  @acme/cli  ", sender_device: " laptop ", sender_os: "linux", sender_ip: "2001:db8::1", extra: { ignored: true } });
+    const body = await createdInit({ sender: "  @acme/cli  ", sender_device: " laptop ", sender_os: "linux", sender_ip: "2001:db8::1", binding_message: " Deploy web ", extra: { ignored: true } });
     const prisma = await db();
     const row = await prisma.init.findUniqueOrThrow({ where: { id: body.id } });
     expect(row).toMatchObject({
@@ -40,6 +40,7 @@ describe("POST /api/init — Create Init", () => {
       senderDevice: "laptop",
       senderOs: "linux",
       senderIp: "2001:db8::1",
+      bindingMessage: "Deploy web",
       observedIp: "127.0.0.1",
       observedUserAgent: "acme-cli/1.0",
       status: "pending",
@@ -131,6 +132,8 @@ describe("POST /api/init — rejections write nothing", () => {
     ["a right-to-left override in sender_device", () => createInitJson({ sender: "x", sender_device: "pot\u202Egnp.exe" }), 400, "invalid_request", ["sender_device"]],
     ["a sender_device over 200 characters", () => createInitJson({ sender: "x", sender_device: long(201) }), 400, "invalid_request", ["sender_device"]],
     ["a sender_os over 100 characters", () => createInitJson({ sender: "x", sender_os: long(101) }), 400, "invalid_request", ["sender_os"]],
+    ["a binding_message over 140 characters", () => createInitJson({ sender: "x", binding_message: long(141) }), 400, "invalid_request", ["binding_message"]],
+    ["a newline in binding_message", () => createInitJson({ sender: "x", binding_message: "Deploy\nApprove now" }), 400, "invalid_request", ["binding_message"]],
     // A reported address that is not an address ("Unknown") is reported text: tests/api/compat/compat-clients.test.ts.
     ["a sender_ip over 45 characters", () => createInitJson({ sender: "x", sender_ip: long(46) }), 400, "invalid_request", ["sender_ip"]],
     ["a newline in sender_ip", () => createInitJson({ sender: "x", sender_ip: "192.0.2.1\nUnknown" }), 400, "invalid_request", ["sender_ip"]],

@@ -72,13 +72,13 @@ describe("the metadata (RFC 8414)", () => {
 describe("the authorization endpoint", () => {
   it("goes on to the request's init page, which names the client; the person approves with one click, and the page sends the browser back with the code, the state and iss", async () => {
     const { challenge, verifier } = pkcePair();
-    const { redirect, code, initId } = await approvedAuthorization(authorizationQuery(challenge));
+    const { redirect, code, initId } = await approvedAuthorization(authorizationQuery(challenge, { binding_message: "Sync my notes" }));
     expect(`${redirect.origin}${redirect.pathname}`).toBe(REDIRECT_URI);
     expect(code).toMatch(/^ilac_/);
     expect(redirect.searchParams.get("state")).toBe("af0ifjsldkj");
     expect(redirect.searchParams.get("iss")).toBe(APP_URL);
     const prisma = await db();
-    expect(await prisma.init.findUniqueOrThrow({ where: { id: initId }, select: { sender: true, status: true } })).toEqual({ sender: CLIENT_ID, status: "done" });
+    expect(await prisma.init.findUniqueOrThrow({ where: { id: initId }, select: { sender: true, status: true, bindingMessage: true } })).toEqual({ sender: CLIENT_ID, status: "done", bindingMessage: "Sync my notes" });
 
     const response = await exchangeCode(code, verifier);
     expect(response.status).toBe(200);
@@ -140,6 +140,8 @@ describe("the authorization endpoint", () => {
     ["a code_challenge of 42 characters", "invalid_request", { code_challenge: "a".repeat(42) }],
     ["a code_challenge that is no base64url", "invalid_request", { code_challenge: `${"a".repeat(42)}=` }],
     ["a dpop_jkt that is no thumbprint", "invalid_request", { dpop_jkt: "not-a-thumbprint" }],
+    ["a binding_message over 140 characters", "invalid_request", { binding_message: "b".repeat(141) }],
+    ["a binding_message with a bidi override", "invalid_request", { binding_message: "pay \u202Eevil" }],
   ])("sends %s back to the client as %s, with its state and iss", async (_what, error, overrides) => {
     await expectSentBack(authorizationQuery(pkcePair().challenge, overrides), error);
   });

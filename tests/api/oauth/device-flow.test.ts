@@ -75,12 +75,20 @@ describe("POST /api/oauth/device_authorization", () => {
     expect(init.secretHash).not.toContain(device.device_code);
   });
 
+  it("keeps the client's binding_message for the page", async () => {
+    const response = await postDeviceAuthorization({ client_id: CLIENT_ID, binding_message: "Deploy web to production" });
+    const initId = ((await response.json()) as { verification_uri_complete: string }).verification_uri_complete.split("/").at(-1) ?? "";
+    const prisma = await db();
+    expect((await prisma.init.findUniqueOrThrow({ where: { id: initId } })).bindingMessage).toBe("Deploy web to production");
+  });
+
   // RFC 6749 §3.1: a parameter sent twice, a missing one, a body that is not a form.
   it.each([
     ["no client_id", "scope=x"],
     ["an empty client_id (as if omitted)", "client_id="],
     ["client_id twice", "client_id=a&client_id=b"],
     ["a control character in client_id", "client_id=%07evil"],
+    ["a binding_message over 140 characters", `client_id=a&binding_message=${"b".repeat(141)}`],
   ])("refuses %s with invalid_request, writing nothing", async (_, body) => {
     const before = await databaseSnapshot();
     await expectOAuthError(await postDeviceAuthorization(body), "invalid_request");

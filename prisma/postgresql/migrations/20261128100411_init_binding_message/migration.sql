@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Init" ADD COLUMN     "bindingMessage" TEXT;
+
