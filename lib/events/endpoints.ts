@@ -80,7 +80,10 @@ export async function createEndpoint(cfg: Config, userId: string, input: NewEndp
   // The person's right and the owner's limit, in the statement that inserts.
   const allowed = teamId === null ? Prisma.sql`TRUE` : memberWithRoleSql(teamId, userId, rolesAtLeast("admin"));
   const owned = teamId === null ? Prisma.sql`"teamId" IS NULL AND "userId" = ${userId}` : Prisma.sql`"teamId" = ${teamId}`;
-  const [inserted] = await statementsInOneTransaction([
+  const [, inserted] = await statementsInOneTransaction([
+    // The owner's row is taken first, so that makings for one owner take turns: on PostgreSQL
+    // (READ COMMITTED) each count would otherwise miss the rows of makings not yet committed.
+    teamId === null ? prisma.$executeRaw`UPDATE "User" SET "id" = "id" WHERE "id" = ${userId}` : prisma.$executeRaw`UPDATE "Team" SET "id" = "id" WHERE "id" = ${teamId}`,
     prisma.$executeRaw`
       INSERT INTO "WebhookEndpoint" ("id", "userId", "teamId", "url", "description", "sealedSecret", "createdAt")
       SELECT ${id}, ${userId}, ${teamId}, ${url}, ${input.description}, ${sealEndpointSecret(cfg.masterKey, id, secret)}, ${now}

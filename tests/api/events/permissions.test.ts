@@ -172,6 +172,20 @@ describe("who may manage an endpoint", () => {
     expect(await prisma.webhookEndpoint.count({ where: { teamId } })).toBe(ENDPOINTS_PER_OWNER);
   });
 
+  it(`lets 50 endpoints made at once past no limit: ${ENDPOINTS_PER_OWNER} of one account, ${ENDPOINTS_PER_OWNER} of one team`, async () => {
+    const { teamId, owner } = await teamOfThree();
+    for (const team of [undefined, teamId]) {
+      const fields: Record<string, string> = team === undefined ? { url: hooks.url, types: "init.approved" } : { url: hooks.url, types: "member.added", team };
+      const answers = await Promise.all(Array.from({ length: 50 }, () => createEndpointForm(owner.session, fields)));
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 201)).toHaveLength(ENDPOINTS_PER_OWNER);
+      expect(statuses.filter((status) => status !== 201).every((status) => status === 409)).toBe(true);
+    }
+    const prisma = await db();
+    expect(await prisma.webhookEndpoint.count({ where: { userId: owner.userId, teamId: null } })).toBe(ENDPOINTS_PER_OWNER);
+    expect(await prisma.webhookEndpoint.count({ where: { teamId } })).toBe(ENDPOINTS_PER_OWNER);
+  });
+
   it("refuses team event types for a person's own endpoint (invalid_request), and unknown types", async () => {
     const owner = await person();
     for (const types of ["member.added", "init.approved member.removed", "member.role_changed"]) {
