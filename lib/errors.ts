@@ -54,6 +54,13 @@ export const ERRORS = {
     page: "Tick the box to confirm that you started this request yourself. If you did not, deny it.",
   },
   // Remote phishing: a client that shows no code, approved from another network (lib/init/code-check-mode.ts).
+  other_browser: {
+    status: 403,
+    meaning:
+      "On the init page of an authorization request (the code flow): the browser is not the one the application opened it in, and its answer would go to this browser's machine, not the application's (pages only).",
+    example: "This request was opened in another browser: approve it in the browser the application opened, or deny it here.",
+    page: "This request was opened in another browser. Approve it in the browser the application opened on your computer; if you did not start it, deny it.",
+  },
   client_elsewhere: {
     status: 403,
     meaning:

@@ -14,7 +14,7 @@ import type { RequestOrigin } from "../request-origin";
 import { chosenAccessLifetime } from "./access-lifetime";
 import { mintCodeStatement } from "./authorization-code";
 import { checkUserCode } from "./code-check";
-import { clientElsewhere, codeCheckMode } from "./code-check-mode";
+import { clientElsewhere, codeCheckMode, otherBrowser, type AuthorizationBrowser } from "./code-check-mode";
 import { publishInitChange } from "./init-events";
 import { NOT_PENDING, pendingInit } from "./init-lifecycle";
 import { proximityOf } from "./proximity";
@@ -30,22 +30,25 @@ import type { ApproveForm } from "./schemas";
  * The rules, in order, each refusing before anything is written but the code check's own count:
  * a pending init; an access lifetime among the choices (lib/init/access-lifetime.ts); the code
  * check that the browser's proximity to the client asks for (lib/init/code-check-mode.ts), which
- * the code typed at /device in this browser session answers (lib/init/code-entry.ts). (A confirmed
+ * the code typed at /device in this browser session answers (lib/init/code-entry.ts); for an
+ * authorization request, none, but only in the browser that opened it (`authorizingBrowser`,
+ * lib/init/authorizing-browser.ts), whose approval also mints the code. (A confirmed
  * email where EMAIL_VERIFICATION=required is the route's first check, before the passkey step-up.)
  */
-export async function approveInit(cfg: Config, { id: userId, sessionId }: SessionUser, initId: string, form: ApproveForm, origin: RequestOrigin): Promise<string> {
+export async function approveInit(cfg: Config, { id: userId, sessionId }: SessionUser, initId: string, form: ApproveForm, origin: RequestOrigin, authorizingBrowser: boolean): Promise<string> {
   const { choice, check } = form;
   const init = await pendingInit(initId);
   const lifetime = chosenAccessLifetime(cfg, form.lifetime);
-  const answeredInBrowser = init.authorizationRequest !== null;
+  const authorization: AuthorizationBrowser = init.authorizationRequest === null ? "no_request" : authorizingBrowser ? "this_browser" : "other_browser";
   const proximity = proximityOf(cfg, init.observedIp, origin.address);
-  const mode = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity, answeredInBrowser);
+  const mode = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity, authorization);
   if (mode === "refused") throw clientElsewhere();
+  if (mode === "other_browser") throw otherBrowser();
   // Typed at /device in this browser session: the approval's own update uses it up.
   if (mode !== "redirect" && init.codeEnteredSessionId !== sessionId) await checkUserCode(cfg, mode, init.id, init.userCode, check);
   const now = new Date();
   // An approval from another network than the client's is told to the account's address.
-  const decision = { userId, origin, now, accessLifetimeSeconds: lifetime.ms / 1000, notice: !answeredInBrowser && proximity === "elsewhere" };
+  const decision = { userId, origin, now, accessLifetimeSeconds: lifetime.ms / 1000, notice: proximity === "elsewhere", mintsCode: mode === "redirect" };
   if (choice.kind === "existing") {
     const project = await findReachableProject(userId, choice.id);
     if (project === null) throw notFound("You have no project with this id.");
@@ -70,7 +73,7 @@ export async function approveInit(cfg: Config, { id: userId, sessionId }: Sessio
 }
 
 /** Who approves, from where, when, for how long, and whether the account is told by mail. */
-type Decision = { userId: string; origin: RequestOrigin; now: Date; accessLifetimeSeconds: number; notice: boolean };
+type Decision = { userId: string; origin: RequestOrigin; now: Date; accessLifetimeSeconds: number; notice: boolean; mintsCode: boolean };
 
 /**
  * The one conditional update that approves, with its activity record (and notice); true if this
@@ -78,7 +81,7 @@ type Decision = { userId: string; origin: RequestOrigin; now: Date; accessLifeti
  * is locked first (lib/teams/team-access.ts), so an approval racing the person's removal either
  * commits first and is revoked by the removal, or is refused.
  */
-async function decide(cfg: Config, initId: string, projectId: string, { userId, origin, now, accessLifetimeSeconds, notice }: Decision): Promise<boolean> {
+async function decide(cfg: Config, initId: string, projectId: string, { userId, origin, now, accessLifetimeSeconds, notice, mintsCode }: Decision): Promise<boolean> {
   const prisma = await db();
   const [, approved] = await statementsInOneTransaction([
     lockMembershipStatement(prisma, projectId, userId),
@@ -86,8 +89,8 @@ async function decide(cfg: Config, initId: string, projectId: string, { userId, 
       UPDATE "Init" SET "status" = 'done', "projectId" = ${projectId}, "approvedById" = ${userId}, "decidedAt" = ${now}, "accessLifetimeSeconds" = ${accessLifetimeSeconds}, "codeEnteredSessionId" = NULL
       WHERE "id" = ${initId} AND "status" = 'pending' AND "expiresAt" > ${now} AND EXISTS (SELECT 1 FROM "Project" p WHERE p."id" = ${projectId} AND ${reachesProjectSql("p", userId)})`,
     initApprovedRecord(prisma, initId, userId, origin),
-    // An authorization request's code, for this approval only (nothing for an init of another kind).
-    mintCodeStatement(cfg, prisma, initId, userId, now),
+    // An authorization request's code, for this approval only.
+    ...(mintsCode ? [mintCodeStatement(cfg, prisma, initId, userId, now)] : []),
     ...(notice ? noticeStatements(cfg, prisma, userId, "init_approved", initId) : []),
   ]);
   if (approved !== 1) return false;

@@ -12,18 +12,27 @@ import { isNearby, type Proximity } from "./proximity";
 //   it (a checkbox beside a code they cannot compare proves nothing, and a phisher sends the code
 //   along with the link), so it is `refused`: the person opens the link on the client's network,
 //   or starts again with a client that shows a code (docs/pages.md).
-// - An authorization request (lib/oauth/authorization-request.ts): `redirect`, nothing to type or
-//   tick. Its answer goes to a loopback address through the approving browser itself (RFC 8252
-//   §7.3), so a phisher who sends the link along gets nothing: the code lands on the victim's
-//   own machine, and only the client that made the PKCE challenge can use it.
+// - An authorization request (lib/oauth/authorization-request.ts), in the browser that opened it
+//   (lib/init/authorizing-browser.ts): `redirect`, nothing to type or tick. The answer goes to a
+//   loopback port through that browser (RFC 8252 §7.3), on the machine where the application
+//   asked, and only the client that made the PKCE challenge can use the code. In any other
+//   browser (a forwarded link): `other_browser`, Deny only.
 
-export type CodeCheckMode = Config["initCodeCheck"] | "refused" | "redirect";
+export type CodeCheckMode = Config["initCodeCheck"] | "refused" | "redirect" | "other_browser";
 
-export function codeCheckMode(configured: Config["initCodeCheck"], userCodeShown: boolean, proximity: Proximity, answeredInBrowser = false): CodeCheckMode {
-  if (answeredInBrowser) return "redirect";
+/** Whether an init is an authorization request, and if so whether this browser opened it. */
+export type AuthorizationBrowser = "no_request" | "this_browser" | "other_browser";
+
+export function codeCheckMode(configured: Config["initCodeCheck"], userCodeShown: boolean, proximity: Proximity, authorization: AuthorizationBrowser): CodeCheckMode {
+  if (authorization === "this_browser") return "redirect";
+  if (authorization === "other_browser") return "other_browser";
   if (userCodeShown) return "enter";
   return isNearby(proximity) ? configured : "refused";
 }
+
+/** The refusal of an authorization request's approval in a browser other than the one it was opened in. */
+export const otherBrowser = () =>
+  new ApiError("other_browser", "This request was opened in another browser: approve it in the browser the application opened, or deny it here.");
 
 /** The refusal of an approval from elsewhere for a client that shows no code (the link approval's too). */
 export const clientElsewhere = () =>

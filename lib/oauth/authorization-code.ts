@@ -24,36 +24,35 @@ import type { TokenAnswer } from "./schemas";
 // login (RFC 6749 §4.1.2).
 
 /**
- * Where the init page sends the browser of an authorization request, as `viewerId` may see it:
- * the code for its approver while it is unused and alive, access_denied for the person who
- * denied it or, once it expired, anyone signed in; `returned` once the code was used (a page
- * opened again must not send it twice: a second use revokes the login), `lapsed` once it ended unused.
+ * What the init page of an authorization request does about the way back, in the browser that
+ * opened the request only (lib/init/authorizing-browser.ts; another browser's loopback port is
+ * not the application's): `go` sends it to the redirect URI with the code, for the approver,
+ * once (a second copy, used, would revoke the login); with access_denied for the person who
+ * denied it, or once it expired. `sent` once the code went, `returned` once it was used, `lapsed`
+ * once it ended unused; `none` for anyone else, or while the request waits.
  */
-export type ClientReturn =
-  | { kind: "pending"; redirectTo: string }
-  | { kind: "go"; redirectTo: string; url: string }
-  | { kind: "returned" | "lapsed" | "hidden"; redirectTo: string };
+export type ClientReturn = { redirectTo: string } & ({ kind: "go"; url: string } | { kind: "sent" | "returned" | "lapsed" | "none" });
 
 type Decided = { status: InitStatus; approvedById: string | null; deniedById: string | null };
 
-/** The init's authorization request as its page shows it; null for an init of another kind. */
-export async function clientReturn(cfg: Config, initId: string, init: Decided, viewerId: string | null): Promise<ClientReturn | null> {
+/** The init's authorization request as its page shows it to `viewerId` in this browser; null for an init of another kind. */
+export async function clientReturn(cfg: Config, initId: string, init: Decided, viewerId: string | null, authorizingBrowser: boolean): Promise<ClientReturn | null> {
   const prisma = await db();
   const request = await prisma.authorizationRequest.findUnique({ where: { initId } });
   if (request === null) return null;
   const redirectTo = new URL(request.redirectUri).host;
-  const answer = (parameters: Record<string, string>) => authorizationResponse(request.redirectUri, { ...parameters, state: request.state, iss: cfg.appUrl });
-  if (init.status === "pending") return { kind: "pending", redirectTo };
-  if (viewerId === null) return { kind: "hidden", redirectTo };
-  if (init.status === "denied" && init.deniedById === viewerId) {
-    return { kind: "go", redirectTo, url: answer({ error: "access_denied", error_description: "The person denied the request." }) };
-  }
-  if (init.status === "expired") return { kind: "go", redirectTo, url: answer({ error: "access_denied", error_description: "The request expired before the person approved it." }) };
-  if (init.status !== "done" || init.approvedById !== viewerId) return { kind: "hidden", redirectTo };
+  if (!authorizingBrowser || init.status === "pending") return { kind: "none", redirectTo };
+  const answer = (parameters: Record<string, string>) => ({ kind: "go" as const, redirectTo, url: authorizationResponse(request.redirectUri, { ...parameters, state: request.state, iss: cfg.appUrl }) });
+  if (init.status === "expired") return answer({ error: "access_denied", error_description: "The request expired before the person approved it." });
+  if (viewerId === null) return { kind: "none", redirectTo };
+  if (init.status === "denied" && init.deniedById === viewerId) return answer({ error: "access_denied", error_description: "The person denied the request." });
+  if (init.status !== "done" || init.approvedById !== viewerId) return { kind: "none", redirectTo };
   if (request.codeUsedAt !== null) return { kind: "returned", redirectTo };
-  if (request.sealedCode === null || request.codeExpiresAt === null || request.codeExpiresAt.getTime() <= Date.now()) return { kind: "lapsed", redirectTo };
+  const now = new Date();
+  if (request.sealedCode === null || request.codeExpiresAt === null || request.codeExpiresAt <= now) return { kind: "lapsed", redirectTo };
   const code = unsealedCode(cfg, initId, request.sealedCode);
-  return { kind: "go", redirectTo, url: answer({ code }) };
+  const sending = await prisma.authorizationRequest.updateMany({ where: { initId, codeSentAt: null, codeUsedAt: null }, data: { codeSentAt: now } });
+  return sending.count === 1 ? answer({ code }) : { kind: "sent", redirectTo };
 }
 
 /** RFC 7636 §4.1: 43 to 128 characters of the unreserved set. */

@@ -3,6 +3,7 @@ import { db, statementsInOneTransaction } from "../database/db";
 import { ApiError } from "../errors";
 import { BINDING_MESSAGE_MAX, SENDER_MAX } from "../field-lengths";
 import { optionalText } from "../init/schemas";
+import { authorizingBrowserCookie } from "../init/authorizing-browser";
 import { INIT_SECRET_PREFIX, initPageUrl } from "../init/create-init";
 import { newUserCode } from "../init/user-code";
 import { addressSubject, consumeRateLimit } from "../limits/rate-limit";
@@ -31,18 +32,18 @@ type ClientError = { error: "invalid_request" | "unsupported_response_type" | "t
 
 const clientIdText = safeText(SENDER_MAX).min(1);
 
-/** The one value of a parameter; RFC 6749 §3.1: a parameter sent twice is invalid. */
+/** The one value of a parameter; RFC 6749 §3.1: one sent twice is invalid, one sent empty is omitted. */
 function single(query: URLSearchParams, name: string): string | null | "repeated" {
   const values = query.getAll(name);
   if (values.length > 1) return "repeated";
-  return values[0] ?? null;
+  return values[0] === undefined || values[0] === "" ? null : values[0];
 }
 
 /** The client_id and redirect_uri, or the ApiError the person is shown on this site's page. */
 function trustedClient(cfg: Config, query: URLSearchParams): { clientId: string; redirectUri: string } {
   const clientId = single(query, "client_id");
   // Kept exactly: the token request must name the same client_id (no trimming here).
-  if (clientId === null || clientId === "repeated" || !clientIdText.safeParse(clientId).success || clientIdText.parse(clientId) !== clientId) {
+  if (clientId === null || clientId === "repeated" || clientIdText.safeParse(clientId).data !== clientId) {
     throw new ApiError("invalid_client", "The application sent no usable client_id.");
   }
   assertClientIdAccepted(cfg, clientId);
@@ -65,34 +66,39 @@ function checkedRequest(query: URLSearchParams): CheckedRequest | ClientError {
   for (const name of ["state", "code_challenge", "code_challenge_method", "dpop_jkt", "scope", "binding_message"]) {
     if (single(query, name) === "repeated") return { error: "invalid_request", description: `${name} may be sent once.` };
   }
-  const method = query.get("code_challenge_method");
-  const codeChallenge = query.get("code_challenge");
+  const method = single(query, "code_challenge_method");
+  const codeChallenge = single(query, "code_challenge");
   // RFC 7636 §4.3: no method means plain, which OAuth 2.1 and RFC 9700 §2.1.1 rule out.
   if (codeChallenge === null) return { error: "invalid_request", description: "PKCE is required: send code_challenge and code_challenge_method=S256." };
   if (method !== "S256") return { error: "invalid_request", description: "code_challenge_method must be S256." };
   if (!DIGEST.test(codeChallenge)) return { error: "invalid_request", description: "code_challenge must be the base64url SHA-256 of the code verifier (43 characters)." };
-  const dpopJkt = query.get("dpop_jkt");
+  const dpopJkt = single(query, "dpop_jkt");
   if (dpopJkt !== null && !DIGEST.test(dpopJkt)) return { error: "invalid_request", description: "dpop_jkt must be a JWK SHA-256 thumbprint (RFC 7638), base64url." };
-  const bindingMessage = bindingMessageText.safeParse(query.get("binding_message"));
+  const bindingMessage = bindingMessageText.safeParse(single(query, "binding_message"));
   if (!bindingMessage.success) return { error: "invalid_request", description: `binding_message must be at most ${BINDING_MESSAGE_MAX} characters of plain text.` };
-  return { state: query.get("state"), codeChallenge, dpopJkt, bindingMessage: bindingMessage.data };
+  return { state: single(query, "state"), codeChallenge, dpopJkt, bindingMessage: bindingMessage.data };
 }
 
-/** The state as it may be echoed: anything a URL cannot carry back whole is not. */
-const echoedState = (state: string | null): string | null => (state !== null && state.length <= STATE_MAX ? state : null);
+/** RFC 6749 Appendix A.5: a state is visible ASCII; one that is not, or is too long, is not echoed. */
+const STATE = /^[\x20-\x7e]+$/;
+const echoedState = (state: string | null | "repeated"): string | null => (state !== null && state !== "repeated" && state.length <= STATE_MAX && STATE.test(state) ? state : null);
+
+/** Where the browser goes: the request's init page, marking this browser as the one that opened it, or the client's redirect URI with an error. */
+export type AuthorizationAnswer = { to: string; cookies: string[] };
 
 /**
- * Reads an authorization request and answers where the browser goes: the init page, or the
- * client's redirect URI with an error. Throws invalid_client or invalid_redirect_uri for the
- * person's page.
+ * Reads an authorization request and answers where the browser goes. Throws invalid_client or
+ * invalid_redirect_uri for the person's page.
  */
-export async function authorize(cfg: Config, query: URLSearchParams, origin: RequestOrigin): Promise<string> {
+export async function authorize(cfg: Config, query: URLSearchParams, origin: RequestOrigin): Promise<AuthorizationAnswer> {
   const { clientId, redirectUri } = trustedClient(cfg, query);
-  const toClient = (error: ClientError["error"], description: string) =>
-    authorizationResponse(redirectUri, { error, error_description: description, state: echoedState(query.get("state")), iss: cfg.appUrl });
+  const toClient = (error: ClientError["error"], description: string): AuthorizationAnswer => ({
+    to: authorizationResponse(redirectUri, { error, error_description: description, state: echoedState(single(query, "state")), iss: cfg.appUrl }),
+    cookies: [],
+  });
   const checked = checkedRequest(query);
   if ("error" in checked) return toClient(checked.error, checked.description);
-  if (checked.state !== null && echoedState(checked.state) === null) return toClient("invalid_request", `state must be at most ${STATE_MAX} characters.`);
+  if (checked.state !== null && echoedState(checked.state) === null) return toClient("invalid_request", `state must be at most ${STATE_MAX} characters of visible ASCII.`);
   try {
     await consumeRateLimit(limitRules(cfg).createInit, addressSubject(origin.address));
   } catch (error) {
@@ -100,7 +106,7 @@ export async function authorize(cfg: Config, query: URLSearchParams, origin: Req
     throw error;
   }
   const id = await createAuthorizationInit(cfg, { clientId, redirectUri, ...checked }, origin);
-  return initPageUrl(cfg, id);
+  return { to: initPageUrl(cfg, id), cookies: [authorizingBrowserCookie(cfg, id)] };
 }
 
 /** The init and its authorization request, together; the init's secret is never handed out (the code is what the client gets). */

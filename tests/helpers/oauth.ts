@@ -6,7 +6,7 @@ import { createAccessToken } from "@/lib/access-tokens/issue-access-token";
 import { db } from "@/lib/database/db";
 import { createResourceServer } from "@/lib/resource-servers/manage-resource-servers";
 import { dispatch } from "./in-process";
-import { approve, deny, newAccount } from "./forms";
+import { approve, COOKIE_NAME, deny, newAccount, SITE } from "./forms";
 
 // The OAuth endpoints through the real route handlers (tests/helpers/in-process.ts), as a
 // public client sends them: form fields (RFC 6749 §3.2, RFC 8628 §3.1).
@@ -130,27 +130,35 @@ export function authorizationQuery(challenge: string, overrides: Record<string, 
 export const authorizeRequest = (query: URLSearchParams | string, headers: Record<string, string> = {}) =>
   dispatch("GET", `/oauth/authorize?${query.toString()}`, { headers: { "user-agent": "Mozilla/5.0 (X11; Linux x86_64) Chrome/131", ...headers } });
 
-/** The init an authorization request went on to: its id from the 303's Location. */
-export async function authorizationInit(query: URLSearchParams): Promise<string> {
+/** The init an authorization request went on to (its id from the 303's Location), and the mark of the browser that opened it (lib/init/authorizing-browser.ts). */
+export async function authorizationInit(query: URLSearchParams): Promise<{ initId: string; mark: string }> {
   const response = await authorizeRequest(query);
   const id = /\/init\/([A-Za-z0-9_-]{22})$/.exec(response.headers.get("location") ?? "")?.[1];
-  if (response.status !== 303 || id === undefined) throw new Error(`authorization request answered ${response.status} ${response.headers.get("location")}`);
-  return id;
+  const mark = (response.headers.get("set-cookie") ?? "").split(";")[0];
+  if (response.status !== 303 || id === undefined || !mark.startsWith("initlink_authorizing=")) throw new Error(`authorization request answered ${response.status} ${response.headers.get("location")}`);
+  return { initId: id, mark };
 }
 
-/** Where the init page of an authorization request sends `viewer`'s browser now (lib/oauth/authorization-code.ts). */
-export async function clientReturnOf(initId: string, viewerEmail: string) {
+/** Approves in the browser that opened the request (its mark beside the session), into a new project. */
+export const approveInAuthorizingBrowser = (initId: string, mark: string, session: string, fields: Record<string, string> = { project: "new", name: "Code app" }) =>
+  dispatch("POST", `/init/${initId}/approve`, {
+    body: new URLSearchParams(fields).toString(),
+    headers: { origin: SITE, "content-type": "application/x-www-form-urlencoded", cookie: `${COOKIE_NAME}=${session}; ${mark}` },
+  });
+
+/** Where the init page of an authorization request sends `viewer`'s browser now, in the browser that opened it unless `authorizingBrowser` is false (lib/oauth/authorization-code.ts). */
+export async function clientReturnOf(initId: string, viewerEmail: string, authorizingBrowser = true) {
   const prisma = await db();
   const viewer = await prisma.user.findUniqueOrThrow({ where: { email: viewerEmail }, select: { id: true } });
   const init = await prisma.init.findUniqueOrThrow({ where: { id: initId }, select: { status: true, expiresAt: true, approvedById: true, deniedById: true } });
-  return clientReturn(config(), initId, { ...init, status: effectiveStatus(init.status, init.expiresAt, Date.now()) }, viewer.id);
+  return clientReturn(config(), initId, { ...init, status: effectiveStatus(init.status, init.expiresAt, Date.now()) }, viewer.id, authorizingBrowser);
 }
 
 /** An authorization request a new person approved into a new project: the redirect the page sends the browser to, parsed. */
 export async function approvedAuthorization(query: URLSearchParams) {
-  const initId = await authorizationInit(query);
+  const { initId, mark } = await authorizationInit(query);
   const person = await newAccount();
-  const answer = await approve(initId, person.token, { project: "new", name: "Code app" });
+  const answer = await approveInAuthorizingBrowser(initId, mark, person.token);
   if (answer.status !== 303 || (answer.headers.get("location") ?? "").includes("error=")) throw new Error(`approval refused: ${answer.headers.get("location")}`);
   const back = await clientReturnOf(initId, person.email);
   if (back?.kind !== "go") throw new Error(`no way back: ${back?.kind}`);

@@ -14,6 +14,7 @@ import { PROJECT_NAME_MAX, USER_CODE_INPUT_MAX } from "@/lib/field-lengths";
 import { pageMessage } from "@/lib/errors";
 import { lifetimeText, type AccessLifetime } from "@/lib/init/access-lifetime";
 import { codeCheckMode, type CodeCheckMode } from "@/lib/init/code-check-mode";
+import { isAuthorizingBrowser } from "@/lib/init/authorizing-browser";
 import { codeEnteredBy } from "@/lib/init/code-entry";
 import { findInitView, type InitView } from "@/lib/init/init-view";
 import type { InitStatus } from "@/lib/init/init-lifecycle";
@@ -141,13 +142,9 @@ function Lifetime({ choices, preselected }: { choices: AccessLifetime[]; presele
  * `?user_code=` is a code the person never typed); where it shows none, a box saying that the
  * person started it, naming what; and nothing more once they typed the code at /device.
  */
-function CodeCheck({ init, mode, codeEntered, back }: { init: InitView; mode: Exclude<CodeCheckMode, "refused">; codeEntered: boolean; back: ClientReturn | null }) {
-  if (mode === "redirect") {
-    return (
-      <p className="code-check">
-        When you approve, this browser takes the answer back to the application, on this computer{back === null ? "" : ` (${back.redirectTo})`}.
-      </p>
-    );
+function CodeCheck({ init, mode, codeEntered, back }: { init: InitView; mode: Exclude<CodeCheckMode, "refused" | "other_browser">; codeEntered: boolean; back: ClientReturn | null }) {
+  if (mode === "redirect" && back !== null) {
+    return <p className="code-check">When you approve, this browser takes the answer back to the application, on this computer ({back.redirectTo}).</p>;
   }
   if (codeEntered) {
     return (
@@ -273,10 +270,13 @@ function Decision({
 }) {
   const defaultName = init.sender.slice(0, PROJECT_NAME_MAX);
   const deny = <DenyForm id={DENY_FORM} action={`/init/${init.id}/deny`} />;
-  // Nothing to approve with (ProximityWarning says why): only Deny.
-  if (codeCheck === "refused") {
+  // Nothing to approve with (ProximityWarning says why, or the request was opened in another browser): only Deny.
+  if (codeCheck === "refused" || codeCheck === "other_browser") {
     return (
       <DecisionSection>
+        {codeCheck === "other_browser" ? (
+          <p>This request was opened in another browser. Approve it in the browser the application opened on your computer: its answer goes back through that browser.</p>
+        ) : null}
         <ApprovalActions denyForm={DENY_FORM} approve={false}>
           <p className="hint">From here you can only deny it. The application gets nothing.</p>
         </ApprovalActions>
@@ -335,7 +335,6 @@ function mayUndo(init: InitView, viewerId: string | null, now: number): boolean 
   return init.status === "done" && viewerId !== null && init.approvedById === viewerId && init.decidedAt !== null && now - init.decidedAt < UNDO_APPROVAL_MS;
 }
 
-/** Decided or expired: the heading in a banner whose icon and colour say the outcome, then what it means; Undo below it, quietly. */
 /**
  * What follows a decision for an authorization request (lib/oauth/authorization-code.ts): the
  * browser goes back to the application with the answer, or is told that it went already or came
@@ -344,10 +343,12 @@ function mayUndo(init: InitView, viewerId: string | null, now: number): boolean 
 function Afterwards({ back, otherwise }: { back: ClientReturn | null; otherwise: ReactNode }) {
   if (back?.kind === "go") return <ReturnToClient url={back.url} redirectTo={back.redirectTo}>Taking you back to the application…</ReturnToClient>;
   if (back?.kind === "returned") return <p>The application has its answer. You can close this tab.</p>;
+  if (back?.kind === "sent") return <p>This browser took the answer back to the application. If it did not arrive, start again from the application.</p>;
   if (back?.kind === "lapsed") return <p>The application did not collect its answer within a minute, so it gets nothing. Start again from the application.</p>;
   return otherwise;
 }
 
+/** Decided or expired: the heading in a banner whose icon and colour say the outcome, then what it means; Undo below it, quietly. */
 function Outcome({
   init,
   viewerId,
@@ -447,10 +448,11 @@ export default async function InitPage({
   const cfg = config();
   // The approve operation applies the same rule to the same two addresses (lib/init/approve-init.ts).
   const browserAddress = requestOrigin(cfg, await headers()).address;
-  const back = await clientReturn(cfg, init.id, init, user?.id ?? null);
-  // An authorization request's answer goes through this browser (lib/init/code-check-mode.ts): where it came from is no warning.
+  const authorizingBrowser = isAuthorizingBrowser(cfg, init.id, (await headers()).get("cookie"));
+  const back = await clientReturn(cfg, init.id, init, user?.id ?? null, authorizingBrowser);
+  // An authorization request is approved in the browser that opened it, or not at all (lib/init/code-check-mode.ts): where it came from is no warning.
   const proximity = init.details === null || back !== null ? null : proximityOf(cfg, init.details.observedIp, browserAddress);
-  const codeCheck = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity ?? "unknown", back !== null);
+  const codeCheck = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity ?? "unknown", back === null ? "no_request" : authorizingBrowser ? "this_browser" : "other_browser");
 
   const heading = <h1>{HEADINGS[init.status]}</h1>;
   const live = <LiveStatus id={init.id} initialStatus={init.status} intervalMs={init.intervalMs} expiresAt={init.expiresAt} signedIn={user !== null} />;

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect } from "react";
+import { useEffect, type ReactNode } from "react";
 
 /**
  * Sends the browser to the application's loopback redirect URI with the authorization response
@@ -8,7 +8,7 @@ import { useEffect } from "react";
  * Content-Security-Policy lets a form's answer redirect to this site only (form-action 'self').
  * The link does the same without scripts, or if the navigation is blocked.
  */
-export function ReturnToClient({ url, redirectTo, children }: { url: string; redirectTo: string; children: React.ReactNode }) {
+export function ReturnToClient({ url, redirectTo, children }: { url: string; redirectTo: string; children: ReactNode }) {
   useEffect(() => {
     window.location.replace(url);
   }, [url]);

@@ -7,6 +7,7 @@ import { operation } from "../operation";
 // name), the access lifetime (invalid_request if not among the choices) and the code check
 // (code_mismatch for a code not typed or wrong, not_confirmed for the box of a client that shows
 // none); client_elsewhere for a client that shows no code, from another network than the browser's;
+// other_browser for an authorization request approved in another browser than the one it opened in;
 // rate_limited while the last allowed codes are being compared; too_many_new_projects and
 // project_limit_reached for a new project past its limits; passkey_required and
 // passkey_rejected when the account's approvals need a passkey.
@@ -29,6 +30,7 @@ export const approveInitOperation = operation({
     "init_not_pending",
     "project_limit_reached",
     "client_elsewhere",
+    "other_browser",
     "code_mismatch",
     "not_confirmed",
     "rate_limited",

@@ -11,6 +11,7 @@ import { createLink, randomIv, withToken } from "../../helpers/links";
 import {
   approvedAuthorization,
   authorizationInit,
+  approveInAuthorizingBrowser,
   authorizationQuery,
   authorizeRequest,
   CLIENT_ID,
@@ -91,7 +92,9 @@ describe("the authorization endpoint", () => {
   it("keeps a state it cannot echo out of the answer, and a redirect URI on [::1] or without a path works", async () => {
     const { challenge } = pkcePair();
     await expectSentBack(authorizationQuery(challenge, { state: "s".repeat(1001) }), "invalid_request", null);
-    for (const redirectUri of ["http://[::1]:5000/cb", "http://127.0.0.1:5000", "http://127.0.0.1/cb?keep=1"]) {
+    // RFC 6749 Appendix A.5: visible ASCII (PostgreSQL cannot store a NUL).
+    for (const state of ["a\u0000b", "é", "a\nb"]) await expectSentBack(authorizationQuery(challenge, { state }), "invalid_request", null);
+    for (const redirectUri of ["http://[::1]:5000/cb", "http://127.0.0.1:5000", "http://127.0.0.1/cb?keep=1", "http://localhost:5000/callback"]) {
       const response = await authorizeRequest(authorizationQuery(challenge, { redirect_uri: redirectUri }));
       expect(response.headers.get("location")).toMatch(/\/init\/[A-Za-z0-9_-]{22}$/);
     }
@@ -117,7 +120,7 @@ describe("the authorization endpoint", () => {
   it.each([
     ["none", undefined],
     ["an https site", "https://evil.example/callback"],
-    ["localhost (RFC 8252 §8.3)", "http://localhost:43117/callback"],
+    ["a name that is not localhost", "http://localhost.evil.example:43117/callback"],
     ["a host that starts like loopback", "http://127.0.0.1.evil.example/callback"],
     ["another private address", "http://192.168.1.10:43117/callback"],
     ["a fragment", "http://127.0.0.1:43117/callback#x"],
@@ -152,15 +155,29 @@ describe("the authorization endpoint", () => {
     await expectSentBack(new URLSearchParams(`${authorizationQuery(challenge)}&code_challenge=${challenge}`), "invalid_request");
   });
 
-  it("needs no code and no box from another network, where a device authorization would be refused: the answer goes back through this browser", async () => {
-    const initId = await authorizationInit(authorizationQuery(pkcePair().challenge));
+  it("asks nothing to type or tick in the browser that opened it, whose answer goes back through it", async () => {
+    const { initId, mark } = await authorizationInit(authorizationQuery(pkcePair().challenge));
     const person = await newAccount();
-    const answer = await approve(initId, person.token, { project: "new", name: "Far app" }, { "x-initlink-peer": "203.0.113.9" });
+    const answer = await approveInAuthorizingBrowser(initId, mark, person.token);
     expect(answer.headers.get("location")).toBe(`${APP_URL}/init/${initId}`);
   });
 
+  // A forwarded link: approved elsewhere, the answer would reach a listener on that person's machine, not the application.
+  it("refuses the approval in any other browser (other_browser), with a forged mark too, writing nothing; Deny still works there", async () => {
+    const { initId, mark } = await authorizationInit(authorizationQuery(pkcePair().challenge));
+    const person = await newAccount();
+    const forged = `${mark.slice(0, -2)}${mark.endsWith("AA") ? "BB" : "AA"}`;
+    const before = await databaseFingerprint();
+    for (const answer of [await approve(initId, person.token, { project: "new", name: "Far app" }), await approveInAuthorizingBrowser(initId, forged, person.token)]) {
+      expect(answer.headers.get("location")).toBe(`${APP_URL}/init/${initId}?error=other_browser`);
+    }
+    expect(await databaseFingerprint()).toEqual(before);
+    expect((await deny(initId, person.token)).headers.get("location")).toBe(`${APP_URL}/init/${initId}`);
+    expect((await clientReturnOf(initId, person.email, false))?.kind).toBe("none");
+  });
+
   it("sends a denial back as access_denied, to the person who denied it only", async () => {
-    const initId = await authorizationInit(authorizationQuery(pkcePair().challenge));
+    const { initId } = await authorizationInit(authorizationQuery(pkcePair().challenge));
     const person = await newAccount();
     const other = await newAccount();
     expect((await deny(initId, person.token)).status).toBe(303);
@@ -168,7 +185,31 @@ describe("the authorization endpoint", () => {
     expect(back?.kind).toBe("go");
     const url = new URL(back?.kind === "go" ? back.url : "");
     expect(Object.fromEntries(url.searchParams)).toEqual({ error: "access_denied", error_description: "The person denied the request.", state: "af0ifjsldkj", iss: APP_URL });
-    expect((await clientReturnOf(initId, other.email))?.kind).toBe("hidden");
+    expect((await clientReturnOf(initId, other.email))?.kind).toBe("none");
+  });
+
+  it("sends the code once: a page shown again says it went", async () => {
+    const { initId, person } = await approvedAuthorization(authorizationQuery(pkcePair().challenge));
+    expect((await clientReturnOf(initId, person.email))?.kind).toBe("sent");
+  });
+
+  it("gives 50 concurrent approvals of one request one winner, and one code, for the winner only", async () => {
+    const { initId, mark } = await authorizationInit(authorizationQuery(pkcePair().challenge));
+    const people = await Promise.all(Array.from({ length: 5 }, () => newAccount()));
+    const answers = await Promise.all(Array.from({ length: 50 }, (_, index) => approveInAuthorizingBrowser(initId, mark, people[index % 5].token)));
+    expect(answers.filter((answer) => answer.headers.get("location") === `${APP_URL}/init/${initId}`)).toHaveLength(1);
+    const backs = await Promise.all(people.map((each) => clientReturnOf(initId, each.email)));
+    expect(backs.filter((back) => back?.kind === "go")).toHaveLength(1);
+    const prisma = await db();
+    expect(await prisma.authorizationRequest.count({ where: { initId, codeHash: { not: null } } })).toBe(1);
+  });
+
+  it("takes localhost, keeps the redirect URI's own query as written, and reads an empty parameter as omitted", async () => {
+    const { challenge, verifier } = pkcePair();
+    const redirectUri = "http://localhost:43117/cb?flag&a=%20b~";
+    const { redirect, code } = await approvedAuthorization(authorizationQuery(challenge, { redirect_uri: redirectUri, dpop_jkt: "" }));
+    expect(redirect.href.startsWith(`${redirectUri}&code=`)).toBe(true);
+    expect((await exchangeCode(code, verifier, { redirect_uri: redirectUri })).status).toBe(200);
   });
 });
 
@@ -294,7 +335,7 @@ describe("an unmodified OAuth library (openid-client)", () => {
     );
     expect(mixedUp).toMatchObject({ code: "OAUTH_INVALID_RESPONSE", cause: { message: 'unexpected "iss" (issuer) response parameter value' } });
 
-    const initId = await authorizationInit(query);
+    const { initId } = await authorizationInit(query);
     const person = await newAccount();
     await deny(initId, person.token);
     const back = await clientReturnOf(initId, person.email);

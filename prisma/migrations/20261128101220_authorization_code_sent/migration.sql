@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "AuthorizationRequest" ADD COLUMN "codeSentAt" DATETIME;
+

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "AuthorizationRequest" ADD COLUMN     "codeSentAt" TIMESTAMP(3);
+
