@@ -77,7 +77,7 @@ test("approved with one click, the browser reaches the loopback redirect and the
   }
 });
 
-test("a denial reaches the client as access_denied with its state, and a redirect URI off this machine is shown, never followed", async ({ page }) => {
+test("a forwarded link offers Deny only; a denial reaches the client as access_denied with its state; a redirect URI off this machine is shown, never followed", async ({ page, browser }) => {
   const listener = await loopbackListener();
   try {
     const config = await discover();
@@ -85,6 +85,15 @@ test("a denial reaches the client as access_denied with its state, and a redirec
     const state = client.randomState();
     const parameters = { redirect_uri: listener.redirectUri, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256", state };
     await page.goto(client.buildAuthorizationUrl(config, parameters).href);
+    // The same request's page in another browser (the link forwarded): Deny only.
+    const elsewhere = await browser.newContext();
+    const forwarded = await elsewhere.newPage();
+    await forwarded.goto(page.url());
+    await signUpFromInitPage(forwarded, newEmail());
+    await expect(forwarded.getByText("This request was opened in another browser.")).toBeVisible();
+    await expect(forwarded.getByRole("button", { name: "Approve" })).toHaveCount(0);
+    await elsewhere.close();
+
     await signUpFromInitPage(page, newEmail());
     await page.getByRole("button", { name: "Deny" }).click();
     await page.waitForURL((url) => url.href.startsWith(listener.redirectUri));
