@@ -8,7 +8,7 @@ import { approve, sessionTokenOf, signIn, signUp } from "../../helpers/forms";
 import { approvedClient, createLink, randomIv, withToken } from "../../helpers/links";
 import { startInFreshWindow } from "../../helpers/clock";
 import { dpopProof, newDpopKey } from "../../helpers/dpop";
-import { basicAuthorization, ownerToken, postDeviceAuthorization, postIntrospection, resourceServer } from "../../helpers/oauth";
+import { authorizationQuery, authorizeRequest, basicAuthorization, ownerToken, pkcePair, postDeviceAuthorization, postIntrospection, REDIRECT_URI, resourceServer } from "../../helpers/oauth";
 
 // This file runs low limits.
 vi.hoisted(() => {
@@ -199,5 +199,17 @@ describe("per-token and per-init limits", () => {
     // An access token of the same owner, and another credential, count apart.
     expect((await introspect(`Bearer ${token}`)).status).toBe(200);
     expect((await introspect(basicAuthorization(await resourceServer(client.userId, [client.ownProject])))).status).toBe(200);
+  });
+});
+
+describe("authorization requests per client address", () => {
+  it("counts authorization requests with Create Init, and sends the client temporarily_unavailable past the limit, writing no init", async () => {
+    const prisma = await db();
+    const query = authorizationQuery(pkcePair().challenge);
+    for (let i = 0; i < 3; i++) expect((await authorizeRequest(query, from("192.0.2.40"))).headers.get("location")).toMatch(/\/init\//);
+    const refused = new URL((await authorizeRequest(query, from("192.0.2.40"))).headers.get("location") ?? "");
+    expect(`${refused.origin}${refused.pathname}`).toBe(REDIRECT_URI);
+    expect(refused.searchParams.get("error")).toBe("temporarily_unavailable");
+    expect(await prisma.init.count({ where: { observedIp: "192.0.2.40" } })).toBe(3);
   });
 });

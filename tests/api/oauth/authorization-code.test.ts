@@ -1,6 +1,8 @@
 import { calculateJwkThumbprint, exportJWK } from "jose";
 import * as client from "openid-client";
 import { describe, expect, it } from "vitest";
+import { reportApproval } from "@/lib/approvals/report-approval";
+import { config } from "@/lib/config";
 import { db } from "@/lib/database/db";
 import { AUTHORIZATION_CODE_LIFETIME_MS } from "@/lib/init/authorization-code";
 import { dpopProof, newDpopKey } from "../../helpers/dpop";
@@ -260,6 +262,21 @@ describe("the token request (grant_type=authorization_code)", () => {
       const tokens = (await answer.json()) as TokenBody;
       expect((await createLink(tokens.project_id, randomIv(), withToken(tokens.access_token))).status).toBe(401);
     }
+  });
+
+  it("refuses a code whose approval was taken back (This wasn't me) before the exchange, and revokes the login of one taken back after", async () => {
+    const { challenge, verifier } = pkcePair();
+    const before = await approvedAuthorization(authorizationQuery(challenge));
+    const prisma = await db();
+    const approverOf = async (initId: string) => (await prisma.init.findUniqueOrThrow({ where: { id: initId } })).approvedById ?? "";
+    await reportApproval(config(), await approverOf(before.initId), before.initId, { address: "127.0.0.1", userAgent: "Firefox" });
+    expect(await (await exchangeCode(before.code, verifier)).json()).toEqual({ error: "invalid_grant", error_description: "The person took this approval back." });
+
+    const after = await approvedAuthorization(authorizationQuery(challenge));
+    const tokens = (await (await exchangeCode(after.code, verifier)).json()) as TokenBody;
+    await reportApproval(config(), await approverOf(after.initId), after.initId, { address: "127.0.0.1", userAgent: "Firefox" });
+    expect((await refresh(tokens.refresh_token)).status).toBe(400);
+    expect((await createLink(tokens.project_id, randomIv(), withToken(tokens.access_token))).status).toBe(401);
   });
 
   it("refuses a code past its minute, and the page says it lapsed", async () => {

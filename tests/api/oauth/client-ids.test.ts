@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { config } from "@/lib/config";
 import { clientIdStanding } from "@/lib/oauth/client-ids";
 import { databaseFingerprint } from "../../helpers/hostile/fingerprint";
-import { CLIENT_ID, deviceAuthorized, postDeviceAuthorization } from "../../helpers/oauth";
+import { authorizationQuery, authorizeRequest, CLIENT_ID, deviceAuthorized, pkcePair, postDeviceAuthorization } from "../../helpers/oauth";
 
 // OAUTH_CLIENT_IDS: the device authorization accepts the listed client_ids
 // only; any other is RFC 6749 §5.2 invalid_client, refused before anything is counted or written.
@@ -26,6 +26,15 @@ describe("restricting the client_ids", () => {
     expect(response.headers.get("cache-control")).toBe("no-store");
     expect(response.headers.get("www-authenticate")).toBeNull();
     expect(await response.json()).toEqual({ error: "invalid_client", error_description: "This client_id is not accepted here." });
+    expect(await databaseFingerprint()).toEqual(before);
+  });
+
+  it("applies at the authorization endpoint, where an unlisted client_id is shown on our page, never redirected to", async () => {
+    const { challenge } = pkcePair();
+    expect((await authorizeRequest(authorizationQuery(challenge))).headers.get("location")).toMatch(/\/init\/[A-Za-z0-9_-]{22}$/);
+    const before = await databaseFingerprint();
+    const refused = await authorizeRequest(authorizationQuery(challenge, { client_id: "@evil/cli" }));
+    expect(refused.headers.get("location")).toBe("https://initlink.test/oauth/refused?error=invalid_client");
     expect(await databaseFingerprint()).toEqual(before);
   });
 
