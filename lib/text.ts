@@ -21,6 +21,12 @@ export const safeText = (max: number) =>
 /** safeText that must not be empty. */
 export const requiredText = (max: number) => safeText(max).min(1, { error: "is required" });
 
+/** safeText that may be left out: absent, null and empty (after trimming) all mean "not reported" (null). */
+export const optionalText = (max: number) =>
+  safeText(max)
+    .nullish()
+    .transform((value) => (value ? value : null));
+
 /**
  * Text a client sent without being asked (a User-Agent), kept to show a person: at most `max`
  * characters, each unsafe one replaced by U+FFFD, so it displays as what it is.

@@ -1,16 +1,15 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config";
-import { cookieAttributes } from "../api/session-cookie";
 
 // The browser an authorization request was opened in (lib/oauth/authorization-request.ts). Its
 // answer goes to a loopback port through the approving browser, so the one-click approval is
 // for that browser alone: it carries a mark, set with the 303 to the request's page, that only
 // this server can make (an HMAC of the init's id under a key from MASTER_KEY) and that is sent
-// to that page alone. A link forwarded to someone else opens without it, and its page then
+// to that page alone (lib/api/authorizing-browser-cookie.ts). A link forwarded to someone else opens without it, and its page then
 // offers Deny only (lib/init/code-check-mode.ts): an answer sent to that person's own loopback
 // port would reach a listener of whoever can open one there, not the application that asked.
 
-const COOKIE = "initlink_authorizing";
+export const AUTHORIZING_BROWSER_COOKIE = "initlink_authorizing";
 const keys = new WeakMap<Buffer, Buffer>();
 
 function markKey(cfg: Config): Buffer {
@@ -22,19 +21,15 @@ function markKey(cfg: Config): Buffer {
   return key;
 }
 
-const markOf = (cfg: Config, initId: string) => createHmac("sha256", markKey(cfg)).update(initId).digest("base64url");
-
-/** The Set-Cookie value that marks this browser as the one that opened the request `initId`, for as long as the request lives. */
-export function authorizingBrowserCookie(cfg: Config, initId: string): string {
-  return `${COOKIE}=${markOf(cfg, initId)}; ${cookieAttributes(cfg, `/init/${initId}`, Math.ceil(cfg.initLifetimeMs / 1000))}`;
-}
+/** The mark of the browser that opened the request `initId`. */
+export const authorizingBrowserMark = (cfg: Config, initId: string) => createHmac("sha256", markKey(cfg)).update(initId).digest("base64url");
 
 /** Whether a request's Cookie header carries the mark of the request `initId`. */
 export function isAuthorizingBrowser(cfg: Config, initId: string, cookieHeader: string | null): boolean {
-  const expected = Buffer.from(markOf(cfg, initId));
+  const expected = Buffer.from(authorizingBrowserMark(cfg, initId));
   return (cookieHeader ?? "").split(";").some((part) => {
     const separator = part.indexOf("=");
-    if (separator <= 0 || part.slice(0, separator).trim() !== COOKIE) return false;
+    if (separator <= 0 || part.slice(0, separator).trim() !== AUTHORIZING_BROWSER_COOKIE) return false;
     const presented = Buffer.from(part.slice(separator + 1).trim());
     return presented.length === expected.length && timingSafeEqual(presented, expected);
   });

@@ -1,15 +1,9 @@
 import { z } from "zod";
 import { BINDING_MESSAGE_MAX, SENDER_DEVICE_MAX, SENDER_IP_MAX, SENDER_MAX, SENDER_OS_MAX, USER_CODE_INPUT_MAX } from "../field-lengths";
 import { projectNameSchema } from "../projects/schemas";
-import { requiredText, safeText } from "../text";
+import { optionalText, requiredText } from "../text";
 
 // Request schemas of the init operations (limits documented in docs/api.md, Create Init).
-
-// Optional fields: absent, null and empty (after trimming) all mean "not reported".
-export const optionalText = (max: number) =>
-  safeText(max)
-    .nullish()
-    .transform((value) => (value ? value : null));
 
 export const createInitBodySchema = z.object(
   {

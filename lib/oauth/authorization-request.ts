@@ -2,15 +2,13 @@ import type { Config } from "../config";
 import { db, statementsInOneTransaction } from "../database/db";
 import { ApiError } from "../errors";
 import { BINDING_MESSAGE_MAX, SENDER_MAX } from "../field-lengths";
-import { optionalText } from "../init/schemas";
-import { authorizingBrowserCookie } from "../init/authorizing-browser";
 import { INIT_SECRET_PREFIX, initPageUrl } from "../init/create-init";
 import { newUserCode } from "../init/user-code";
 import { addressSubject, consumeRateLimit } from "../limits/rate-limit";
 import { limitRules } from "../limits/rules";
 import type { RequestOrigin } from "../request-origin";
 import { hashSecret, randomId, randomSecret } from "../secrets";
-import { safeText } from "../text";
+import { optionalText, safeText } from "../text";
 import { assertClientIdAccepted } from "./client-ids";
 import { authorizationResponse, loopbackRedirectUri } from "./redirect-uri";
 
@@ -83,8 +81,8 @@ function checkedRequest(query: URLSearchParams): CheckedRequest | ClientError {
 const STATE = /^[\x20-\x7e]+$/;
 const echoedState = (state: string | null | "repeated"): string | null => (state !== null && state !== "repeated" && state.length <= STATE_MAX && STATE.test(state) ? state : null);
 
-/** Where the browser goes: the request's init page, marking this browser as the one that opened it, or the client's redirect URI with an error. */
-export type AuthorizationAnswer = { to: string; cookies: string[] };
+/** Where the browser goes: the request's init page (`initId`: the route marks this browser as the one that opened it), or the client's redirect URI with an error. */
+export type AuthorizationAnswer = { to: string; initId: string | null };
 
 /**
  * Reads an authorization request and answers where the browser goes. Throws invalid_client or
@@ -94,7 +92,7 @@ export async function authorize(cfg: Config, query: URLSearchParams, origin: Req
   const { clientId, redirectUri } = trustedClient(cfg, query);
   const toClient = (error: ClientError["error"], description: string): AuthorizationAnswer => ({
     to: authorizationResponse(redirectUri, { error, error_description: description, state: echoedState(single(query, "state")), iss: cfg.appUrl }),
-    cookies: [],
+    initId: null,
   });
   const checked = checkedRequest(query);
   if ("error" in checked) return toClient(checked.error, checked.description);
@@ -106,7 +104,7 @@ export async function authorize(cfg: Config, query: URLSearchParams, origin: Req
     throw error;
   }
   const id = await createAuthorizationInit(cfg, { clientId, redirectUri, ...checked }, origin);
-  return { to: initPageUrl(cfg, id), cookies: [authorizingBrowserCookie(cfg, id)] };
+  return { to: initPageUrl(cfg, id), initId: id };
 }
 
 /** The init and its authorization request, together; the init's secret is never handed out (the code is what the client gets). */

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { BINDING_MESSAGE_MAX, SENDER_MAX } from "../field-lengths";
-import { optionalText } from "../init/schemas";
-import { requiredText } from "../text";
+import { optionalText, requiredText } from "../text";
 import { REDIRECT_URI_MAX } from "./redirect-uri";
 
 // Request and answer schemas of the OAuth endpoints (docs/oauth.md). Requests are form fields
