@@ -9,6 +9,7 @@ import { pathOf } from "./request-context.mjs";
 const ALIASES = new Map([
   ["/.well-known/jwks.json", "/api/well-known/jwks"],
   ["/.well-known/oauth-authorization-server", "/api/well-known/oauth-authorization-server"],
+  ["/.well-known/oauth-protected-resource", "/api/well-known/oauth-protected-resource"],
 ]);
 
 /** The public paths that are aliases (the metrics label a request by the path it was sent to). */

@@ -52,6 +52,9 @@ export type Authentication = keyof Credentials;
 /** The modes whose credential is sent as `Authorization: Bearer`: only their 401s carry a Bearer challenge. */
 export const takesBearer = (mode: Authentication): boolean => mode !== "none" && mode !== "session";
 
+/** The modes of the project API, which takes OAuth access tokens: their challenge names its RFC 9728 metadata. */
+export const takesAccessTokens = (mode: Authentication): boolean => mode === "accessToken" || mode === "linkRequest";
+
 export type RawParams = Record<string, string | string[] | undefined>;
 
 type Authenticator<A extends Authentication> = (cfg: Config, headers: Headers, params: RawParams, dpop: DpopRequest) => Promise<Credentials[A]>;

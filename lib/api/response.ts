@@ -18,8 +18,9 @@ export function textResponse(body: string, contentType: string): Response {
  * The JSON answer for an error; `envelope` adds fields a route's contract puts on every failure.
  * `bearerChallenge`: the route takes `Authorization: Bearer`, so its 401 says so (RFC 6750 §3);
  * a route signed in by the session cookie has no scheme to name and names none.
+ * `resourceMetadata`: the route is the project API, whose challenge names its RFC 9728 metadata (§5.1).
  */
-export function errorResponse(error: ApiError, envelope: Record<string, unknown> = {}, bearerChallenge = false, dialect: Dialect = "initlink"): Response {
+export function errorResponse(error: ApiError, envelope: Record<string, unknown> = {}, bearerChallenge = false, dialect: Dialect = "initlink", resourceMetadata: string | null = null): Response {
   if (dialect === "oauth") return oauthErrorResponse(error, bearerChallenge);
   const { fields, interval, retryInSeconds } = error.data;
   const { status } = ERRORS[error.code];
@@ -29,8 +30,7 @@ export function errorResponse(error: ApiError, envelope: Record<string, unknown>
     // RFC 9449 §7.1: a DPoP-bound token, or its proof, refused.
     headers["WWW-Authenticate"] = `DPoP realm="initlink", error="${error.code}", algs="${DPOP_ALGORITHMS.join(" ")}"`;
   } else if (status === 401 && bearerChallenge) {
-    // RFC 6750 §3: a presented but unusable credential is named as such.
-    headers["WWW-Authenticate"] = error.code === "invalid_token" ? 'Bearer realm="initlink", error="invalid_token"' : 'Bearer realm="initlink"';
+    headers["WWW-Authenticate"] = bearerChallengeOf(error, resourceMetadata);
   }
   return jsonResponse(
     status,
@@ -45,6 +45,12 @@ export function errorResponse(error: ApiError, envelope: Record<string, unknown>
   );
 }
 
+/** RFC 6750 §3: a presented but unusable credential is named as such; RFC 9728 §5.1: where the resource's metadata is. */
+function bearerChallengeOf(error: ApiError, resourceMetadata: string | null): string {
+  const named = error.code === "invalid_token" ? ', error="invalid_token"' : "";
+  return `Bearer realm="initlink"${named}${resourceMetadata === null ? "" : `, resource_metadata="${resourceMetadata}"`}`;
+}
+
 /**
  * RFC 6749 §5.2: `{error, error_description}`, never cached (§5.1). Retry-After only where
  * HTTP gives it a meaning (429, 503): a slow_down's new interval is the client's to keep (RFC 8628 §3.5).
@@ -57,7 +63,7 @@ function oauthErrorResponse(error: ApiError, bearerChallenge: boolean): Response
   const retry = error.data.retryInSeconds;
   const headers: Record<string, string> = retry !== undefined && (status === 429 || status === 503) ? { "Retry-After": String(retry) } : {};
   if (status === 401 && error.data.challenge === "Basic") headers["WWW-Authenticate"] = 'Basic realm="initlink"';
-  else if (status === 401 && bearerChallenge) headers["WWW-Authenticate"] = error.code === "invalid_token" ? 'Bearer realm="initlink", error="invalid_token"' : 'Bearer realm="initlink"';
+  else if (status === 401 && bearerChallenge) headers["WWW-Authenticate"] = bearerChallengeOf(error, null);
   return jsonResponse(status, { error: code, error_description: error.message }, headers);
 }
 

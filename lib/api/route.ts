@@ -8,7 +8,8 @@ import { ApiError, ERRORS, rateLimited, secondsToWait } from "../errors";
 import { dpopNonce, type DpopRequest } from "../oauth/dpop";
 import type { InitWatch, WaitEnd } from "../init/init-events";
 import type { RequestOrigin } from "../request-origin";
-import { authenticate, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
+import { protectedResourceMetadataUrl } from "../oauth/protected-resource-metadata";
+import { authenticate, takesAccessTokens, takesBearer, type Authentication, type Credentials, type RawParams } from "./authenticate";
 import { discardBody, readFormBody, readJsonBody, readOAuthFormBody } from "./body";
 import { clientAddress, requestOrigin } from "./client-address";
 import { eventStream, type EventSource } from "./event-stream";
@@ -308,7 +309,10 @@ export function route<A extends Authentication, P, B, Ans extends Answer<P, neve
       if (busy) warnDatabaseBusy(request, error);
       else if (!(error instanceof ApiError)) logUnexpectedError(request, error);
       const known = error instanceof ApiError ? error : busy ? databaseBusy() : new ApiError("internal_error", ERRORS.internal_error.example);
-      if (!("redirect" in answer)) return withHeaders(errorResponse(known, op.errorEnvelope, takesBearer(op.auth), op.dialect), nonce);
+      if (!("redirect" in answer)) {
+        const resourceMetadata = takesAccessTokens(op.auth) ? protectedResourceMetadataUrl(cfg) : null;
+        return withHeaders(errorResponse(known, op.errorEnvelope, takesBearer(op.auth), op.dialect, resourceMetadata), nonce);
+      }
       const target = new URL(params === undefined ? "/" : answer.back(params, query(), known), cfg.appUrl);
       target.searchParams.set("error", known.code);
       const kept = answer.keep && formFields ? [answer.keep(cfg, formFields, known)] : [];

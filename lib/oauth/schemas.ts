@@ -130,6 +130,19 @@ export const authorizationServerMetadataSchema = z
 
 export type AuthorizationServerMetadata = z.infer<typeof authorizationServerMetadataSchema>;
 
+export const protectedResourceMetadataSchema = z
+  .object({
+    resource: z.url().meta({ description: "The resource's identifier: `APP_URL`, whose project API (`/api/projects/…`) takes the access tokens." }),
+    authorization_servers: z.array(z.url()).meta({ description: "The issuer whose tokens it takes: this service (`APP_URL`), whose RFC 8414 metadata says the rest." }),
+    bearer_methods_supported: z.array(z.literal("header")).meta({ description: "`Authorization: Bearer` (or `DPoP` for a bound token) only (RFC 6750 §2.1)." }),
+    dpop_signing_alg_values_supported: z.array(z.enum(DPOP_ALGORITHMS)),
+    resource_name: z.string().meta({ description: "`APP_NAME`'s project API." }),
+    resource_documentation: z.url(),
+  })
+  .meta({ description: "RFC 9728 §2." });
+
+export type ProtectedResourceMetadata = z.infer<typeof protectedResourceMetadataSchema>;
+
 /** RFC 7009 §2.1. `token_type_hint` is read as a hint only: the token's prefix says what it is. */
 export const revocationBodySchema = form({
   token: requiredText(4000),

@@ -17,7 +17,7 @@ export const getAuthorizationServerMetadataOperation = operation({
   doc: {
     operationId: "getAuthorizationServerMetadata",
     summary: "OAuth authorization server metadata",
-    description: "RFC 8414: the issuer (`APP_URL`), the device authorization and token endpoints, the JWK Set and what they take. Changes only with the configuration; readable from any origin.",
+    description: "RFC 8414: the issuer (`APP_URL`), the authorization, device authorization and token endpoints, the JWK Set and what they take. Changes only with the configuration; readable from any origin.",
     tag: "OAuth",
     answers: [
       {

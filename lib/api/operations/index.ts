@@ -10,6 +10,7 @@ import { denyInitOperation } from "./deny-init";
 import { enterUserCodeOperation } from "./enter-user-code";
 import { deviceAuthorizationOperation } from "./device-authorization";
 import { getAuthorizationServerMetadataOperation } from "./get-authorization-server-metadata";
+import { getProtectedResourceMetadataOperation } from "./get-protected-resource-metadata";
 import { getHealthOperation } from "./get-health";
 import { getInitStatusOperation } from "./get-init-status";
 import { getJwksOperation } from "./get-jwks";
@@ -69,6 +70,7 @@ export const OPERATIONS: readonly Operation[] = [
   getLinkedProjectOperation,
   listTokenProjectsOperation,
   getAuthorizationServerMetadataOperation,
+  getProtectedResourceMetadataOperation,
   deviceAuthorizationOperation,
   tokenOperation,
   revokeTokenOperation,
