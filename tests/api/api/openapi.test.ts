@@ -222,6 +222,7 @@ describe("real answers validate against the document", () => {
 
   it("the OAuth endpoints: metadata, device authorization, and the token endpoint's answer and each of its errors", async () => {
     await expectDocumented("get", "/.well-known/oauth-authorization-server", await dispatch("GET", "/.well-known/oauth-authorization-server"));
+    await expectDocumented("get", "/.well-known/oauth-protected-resource", await dispatch("GET", "/.well-known/oauth-protected-resource"));
     await expectDocumented("post", "/api/oauth/device_authorization", await postDeviceAuthorization({ client_id: "@acme/cli" }));
     await expectDocumented("post", "/api/oauth/device_authorization", await postDeviceAuthorization({}));
     await expectDocumented("post", "/api/oauth/token", await postToken({ grant_type: "password" }));

@@ -4,6 +4,7 @@ import { GET as healthRoute } from "@/app/api/health/route";
 import { GET as liveRoute } from "@/app/api/live/route";
 import { GET as jwksRoute } from "@/app/api/well-known/jwks/route";
 import { GET as oauthMetadataRoute } from "@/app/api/well-known/oauth-authorization-server/route";
+import { GET as resourceMetadataRoute } from "@/app/api/well-known/oauth-protected-resource/route";
 import {
   assertHostile,
   authorizationArb,
@@ -39,6 +40,7 @@ type Get = (request: Request, context: { params: Promise<Record<string, never>> 
 const routes: [RouteName, string, Get][] = [
   ["GET /.well-known/jwks.json", "/.well-known/jwks.json", jwksRoute],
   ["GET /.well-known/oauth-authorization-server", "/.well-known/oauth-authorization-server", oauthMetadataRoute],
+  ["GET /.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource", resourceMetadataRoute],
   ["GET /api/health", "/api/health", healthRoute],
   ["GET /api/live", "/api/live", liveRoute],
 ];
