@@ -32,7 +32,7 @@ async function discover() {
   return client.discovery(new URL(MAIN_URL), CLIENT_ID, undefined, client.None(), { algorithm: "oauth2", execute: [client.allowInsecureRequests] });
 }
 
-test("approved with one click, the browser reaches the loopback redirect and the library gets DPoP-bound tokens", async ({ page }) => {
+test("approved with one click, the browser reaches the loopback redirect and the library gets DPoP-bound tokens", async ({ page, request }) => {
   const listener = await loopbackListener();
   try {
     const config = await discover();
@@ -67,6 +67,10 @@ test("approved with one click, the browser reaches the loopback redirect and the
 
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }, undefined, { DPoP: client.getDPoPHandle(config, keyPair) });
     expect(tokens).toMatchObject({ token_type: "dpop", access_token: expect.stringMatching(/^ilat_/), refresh_token: expect.stringMatching(/^ilrt_/) });
+    // The project API says where its tokens come from (RFC 9728), as the production server serves it.
+    const resourceMetadataUrl = `${MAIN_URL}/.well-known/oauth-protected-resource`;
+    expect((await request.get(`${MAIN_URL}/api/projects`)).headers()["www-authenticate"]).toBe(`Bearer realm="initlink", resource_metadata="${resourceMetadataUrl}"`);
+    expect(await (await request.get(resourceMetadataUrl)).json()).toMatchObject({ resource: MAIN_URL, authorization_servers: [MAIN_URL] });
 
     // The page, opened again, does not send the used code a second time (that would revoke the login).
     await page.goBack();

@@ -6,6 +6,7 @@ describe("routeTargetOfAlias", () => {
   it.each([
     ["/.well-known/jwks.json", "/api/well-known/jwks"],
     ["/.well-known/jwks.json?kid=abc", "/api/well-known/jwks?kid=abc"],
+    ["/.well-known/oauth-protected-resource", "/api/well-known/oauth-protected-resource"],
     ["/.well-known/jwks.json/", undefined],
     ["/.well-known/jwks.json.bak", undefined],
     ["/.well-known/other", undefined],
