@@ -48,7 +48,8 @@ export async function approveInit(cfg: Config, { id: userId, sessionId }: Sessio
   if (mode !== "redirect" && init.codeEnteredSessionId !== sessionId) await checkUserCode(cfg, mode, init.id, init.userCode, check);
   const now = new Date();
   // An approval from another network than the client's is told to the account's address.
-  const decision = { userId, origin, now, accessLifetimeSeconds: lifetime.ms / 1000, notice: proximity === "elsewhere", mintsCode: mode === "redirect" };
+  // An authorization request's address is the approving browser's own: a change there is no other network.
+  const decision = { userId, origin, now, accessLifetimeSeconds: lifetime.ms / 1000, notice: mode !== "redirect" && proximity === "elsewhere", mintsCode: mode === "redirect" };
   if (choice.kind === "existing") {
     const project = await findReachableProject(userId, choice.id);
     if (project === null) throw notFound("You have no project with this id.");

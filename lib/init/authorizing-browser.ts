@@ -1,5 +1,6 @@
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config";
+import { isHttpsOrigin } from "../../server/request-context.mjs";
 
 // The browser an authorization request was opened in (lib/oauth/authorization-request.ts). Its
 // answer goes to a loopback port through the approving browser, so the one-click approval is
@@ -9,7 +10,8 @@ import type { Config } from "../config";
 // offers Deny only (lib/init/code-check-mode.ts): an answer sent to that person's own loopback
 // port would reach a listener of whoever can open one there, not the application that asked.
 
-export const AUTHORIZING_BROWSER_COOKIE = "initlink_authorizing";
+/** `__Secure-` over https: a page of plain http (or another site, before HSTS) cannot plant a mark it knows. */
+export const authorizingBrowserCookieName = (cfg: Config) => (isHttpsOrigin(cfg.appUrl) ? "__Secure-initlink_authorizing" : "initlink_authorizing");
 const keys = new WeakMap<Buffer, Buffer>();
 
 function markKey(cfg: Config): Buffer {
@@ -27,9 +29,10 @@ export const authorizingBrowserMark = (cfg: Config, initId: string) => createHma
 /** Whether a request's Cookie header carries the mark of the request `initId`. */
 export function isAuthorizingBrowser(cfg: Config, initId: string, cookieHeader: string | null): boolean {
   const expected = Buffer.from(authorizingBrowserMark(cfg, initId));
+  const name = authorizingBrowserCookieName(cfg);
   return (cookieHeader ?? "").split(";").some((part) => {
     const separator = part.indexOf("=");
-    if (separator <= 0 || part.slice(0, separator).trim() !== AUTHORIZING_BROWSER_COOKIE) return false;
+    if (separator <= 0 || part.slice(0, separator).trim() !== name) return false;
     const presented = Buffer.from(part.slice(separator + 1).trim());
     return presented.length === expected.length && timingSafeEqual(presented, expected);
   });

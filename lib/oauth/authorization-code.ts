@@ -27,29 +27,35 @@ import type { TokenAnswer } from "./schemas";
  * What the init page of an authorization request does about the way back, in the browser that
  * opened the request only (lib/init/authorizing-browser.ts; another browser's loopback port is
  * not the application's): `go` sends it to the redirect URI with the code, for the approver,
- * once (a second copy, used, would revoke the login); with access_denied for the person who
- * denied it, or once it expired. `sent` once the code went, `returned` once it was used, `lapsed`
+ * once (a second copy, used, would revoke the login); with access_denied once it was denied, by
+ * anyone, or expired. `sent` once the code went, `returned` once it was used, `lapsed`
  * once it ended unused; `none` for anyone else, or while the request waits.
  */
 export type ClientReturn = { redirectTo: string } & ({ kind: "go"; url: string } | { kind: "sent" | "returned" | "lapsed" | "none" });
 
 type Decided = { status: InitStatus; approvedById: string | null; deniedById: string | null };
 
-/** The init's authorization request as its page shows it to `viewerId` in this browser; null for an init of another kind. */
-export async function clientReturn(cfg: Config, initId: string, init: Decided, viewerId: string | null, authorizingBrowser: boolean): Promise<ClientReturn | null> {
+/**
+ * The init's authorization request as its page shows it to `viewerId` in this browser; null for
+ * an init of another kind. `document`: the page is loaded as a document, not refreshed in place
+ * (a refresh of the page being left, as the approve form's answer arrives, must not take the
+ * one send of the code from the page that follows).
+ */
+export async function clientReturn(cfg: Config, initId: string, init: Decided, viewerId: string | null, browser: { authorizing: boolean; document: boolean }): Promise<ClientReturn | null> {
   const prisma = await db();
   const request = await prisma.authorizationRequest.findUnique({ where: { initId } });
   if (request === null) return null;
   const redirectTo = new URL(request.redirectUri).host;
-  if (!authorizingBrowser || init.status === "pending") return { kind: "none", redirectTo };
+  if (!browser.authorizing || init.status === "pending") return { kind: "none", redirectTo };
   const answer = (parameters: Record<string, string>) => ({ kind: "go" as const, redirectTo, url: authorizationResponse(request.redirectUri, { ...parameters, state: request.state, iss: cfg.appUrl }) });
+  // A denial or an expiry carries no secret: whoever decided, the application learns it.
   if (init.status === "expired") return answer({ error: "access_denied", error_description: "The request expired before the person approved it." });
-  if (viewerId === null) return { kind: "none", redirectTo };
-  if (init.status === "denied" && init.deniedById === viewerId) return answer({ error: "access_denied", error_description: "The person denied the request." });
-  if (init.status !== "done" || init.approvedById !== viewerId) return { kind: "none", redirectTo };
+  if (init.status === "denied") return answer({ error: "access_denied", error_description: "The person denied the request." });
+  if (viewerId === null || init.approvedById !== viewerId) return { kind: "none", redirectTo };
   if (request.codeUsedAt !== null) return { kind: "returned", redirectTo };
   const now = new Date();
   if (request.sealedCode === null || request.codeExpiresAt === null || request.codeExpiresAt <= now) return { kind: "lapsed", redirectTo };
+  if (!browser.document) return { kind: "none", redirectTo };
   const code = unsealedCode(cfg, initId, request.sealedCode);
   const sending = await prisma.authorizationRequest.updateMany({ where: { initId, codeSentAt: null, codeUsedAt: null }, data: { codeSentAt: now } });
   return sending.count === 1 ? answer({ code }) : { kind: "sent", redirectTo };

@@ -135,7 +135,7 @@ export async function authorizationInit(query: URLSearchParams): Promise<{ initI
   const response = await authorizeRequest(query);
   const id = /\/init\/([A-Za-z0-9_-]{22})$/.exec(response.headers.get("location") ?? "")?.[1];
   const mark = (response.headers.get("set-cookie") ?? "").split(";")[0];
-  if (response.status !== 303 || id === undefined || !mark.startsWith("initlink_authorizing=")) throw new Error(`authorization request answered ${response.status} ${response.headers.get("location")}`);
+  if (response.status !== 303 || id === undefined || !mark.startsWith("__Secure-initlink_authorizing=")) throw new Error(`authorization request answered ${response.status} ${response.headers.get("location")}`);
   return { initId: id, mark };
 }
 
@@ -147,11 +147,11 @@ export const approveInAuthorizingBrowser = (initId: string, mark: string, sessio
   });
 
 /** Where the init page of an authorization request sends `viewer`'s browser now, in the browser that opened it unless `authorizingBrowser` is false (lib/oauth/authorization-code.ts). */
-export async function clientReturnOf(initId: string, viewerEmail: string, authorizingBrowser = true) {
+export async function clientReturnOf(initId: string, viewerEmail: string, authorizingBrowser = true, document = true) {
   const prisma = await db();
   const viewer = await prisma.user.findUniqueOrThrow({ where: { email: viewerEmail }, select: { id: true } });
   const init = await prisma.init.findUniqueOrThrow({ where: { id: initId }, select: { status: true, expiresAt: true, approvedById: true, deniedById: true } });
-  return clientReturn(config(), initId, { ...init, status: effectiveStatus(init.status, init.expiresAt, Date.now()) }, viewer.id, authorizingBrowser);
+  return clientReturn(config(), initId, { ...init, status: effectiveStatus(init.status, init.expiresAt, Date.now()) }, viewer.id, { authorizing: authorizingBrowser, document });
 }
 
 /** An authorization request a new person approved into a new project: the redirect the page sends the browser to, parsed. */

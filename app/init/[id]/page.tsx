@@ -448,8 +448,10 @@ export default async function InitPage({
   const cfg = config();
   // The approve operation applies the same rule to the same two addresses (lib/init/approve-init.ts).
   const browserAddress = requestOrigin(cfg, await headers()).address;
-  const authorizingBrowser = isAuthorizingBrowser(cfg, init.id, (await headers()).get("cookie"));
-  const back = await clientReturn(cfg, init.id, init, user?.id ?? null, authorizingBrowser);
+  const requestHeaders = await headers();
+  const authorizingBrowser = isAuthorizingBrowser(cfg, init.id, requestHeaders.get("cookie"));
+  // A refresh in place (the live status's) is a React Server Components request, marked `RSC: 1`.
+  const back = await clientReturn(cfg, init.id, init, user?.id ?? null, { authorizing: authorizingBrowser, document: requestHeaders.get("rsc") === null });
   // An authorization request is approved in the browser that opened it, or not at all (lib/init/code-check-mode.ts): where it came from is no warning.
   const proximity = init.details === null || back !== null ? null : proximityOf(cfg, init.details.observedIp, browserAddress);
   const codeCheck = codeCheckMode(cfg.initCodeCheck, init.userCodeShown, proximity ?? "unknown", back === null ? "no_request" : authorizingBrowser ? "this_browser" : "other_browser");

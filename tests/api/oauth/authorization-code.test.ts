@@ -178,20 +178,38 @@ describe("the authorization endpoint", () => {
     expect((await clientReturnOf(initId, person.email, false))?.kind).toBe("none");
   });
 
-  it("sends a denial back as access_denied, to the person who denied it only", async () => {
+  it("sends a denial back as access_denied in the browser that opened the request, whoever denied it (a forwarded link's Deny too), and in no other browser", async () => {
     const { initId } = await authorizationInit(authorizationQuery(pkcePair().challenge));
     const person = await newAccount();
     const other = await newAccount();
-    expect((await deny(initId, person.token)).status).toBe(303);
+    expect((await deny(initId, other.token)).status).toBe(303);
     const back = await clientReturnOf(initId, person.email);
     expect(back?.kind).toBe("go");
     const url = new URL(back?.kind === "go" ? back.url : "");
     expect(Object.fromEntries(url.searchParams)).toEqual({ error: "access_denied", error_description: "The person denied the request.", state: "af0ifjsldkj", iss: APP_URL });
-    expect((await clientReturnOf(initId, other.email))?.kind).toBe("none");
+    expect((await clientReturnOf(initId, other.email, false))?.kind).toBe("none");
   });
 
-  it("sends the code once: a page shown again says it went", async () => {
-    const { initId, person } = await approvedAuthorization(authorizationQuery(pkcePair().challenge));
+  it("sends an expiry back as access_denied in the browser that opened the request, for as long as its mark lives past the request's end", async () => {
+    const response = await authorizeRequest(authorizationQuery(pkcePair().challenge));
+    const initId = /\/init\/([A-Za-z0-9_-]{22})$/.exec(response.headers.get("location") ?? "")?.[1] ?? "";
+    const maxAge = Number(/Max-Age=(\d+)/.exec(response.headers.get("set-cookie") ?? "")?.[1]);
+    expect(maxAge).toBeGreaterThan(900 + 60);
+    const person = await newAccount();
+    const prisma = await db();
+    await prisma.init.update({ where: { id: initId }, data: { expiresAt: new Date(Date.now() - 1) } });
+    const back = await clientReturnOf(initId, person.email);
+    expect(back?.kind === "go" ? new URL(back.url).searchParams.get("error_description") : back?.kind).toBe("The request expired before the person approved it.");
+  });
+
+  it("sends the code once, from a page loaded as a document: a refresh in place takes nothing, a page shown again says it went", async () => {
+    const { initId, mark } = await authorizationInit(authorizationQuery(pkcePair().challenge));
+    const person = await newAccount();
+    await approveInAuthorizingBrowser(initId, mark, person.token);
+    expect((await clientReturnOf(initId, person.email, true, false))?.kind).toBe("none");
+    const prisma = await db();
+    expect((await prisma.authorizationRequest.findUniqueOrThrow({ where: { initId } })).codeSentAt).toBeNull();
+    expect((await clientReturnOf(initId, person.email))?.kind).toBe("go");
     expect((await clientReturnOf(initId, person.email))?.kind).toBe("sent");
   });
 
