@@ -28,7 +28,7 @@ export function errorResponse(error: ApiError, envelope: Record<string, unknown>
   if (retryInSeconds !== undefined) headers["Retry-After"] = String(retryInSeconds);
   if (status === 401 && (error.data.challenge === "DPoP" || error.code === "invalid_dpop_proof" || error.code === "use_dpop_nonce")) {
     // RFC 9449 §7.1: a DPoP-bound token, or its proof, refused.
-    headers["WWW-Authenticate"] = `DPoP realm="initlink", error="${error.code}", algs="${DPOP_ALGORITHMS.join(" ")}"`;
+    headers["WWW-Authenticate"] = `DPoP realm="initlink", error="${error.code}", algs="${DPOP_ALGORITHMS.join(" ")}"${resourceMetadataParameter(resourceMetadata)}`;
   } else if (status === 401 && bearerChallenge) {
     headers["WWW-Authenticate"] = bearerChallengeOf(error, resourceMetadata);
   }
@@ -45,10 +45,13 @@ export function errorResponse(error: ApiError, envelope: Record<string, unknown>
   );
 }
 
-/** RFC 6750 §3: a presented but unusable credential is named as such; RFC 9728 §5.1: where the resource's metadata is. */
+/** RFC 9728 §5.1: where the resource's metadata is, in a challenge of any scheme. */
+const resourceMetadataParameter = (resourceMetadata: string | null) => (resourceMetadata === null ? "" : `, resource_metadata="${resourceMetadata}"`);
+
+/** RFC 6750 §3: a presented but unusable credential is named as such. */
 function bearerChallengeOf(error: ApiError, resourceMetadata: string | null): string {
   const named = error.code === "invalid_token" ? ', error="invalid_token"' : "";
-  return `Bearer realm="initlink"${named}${resourceMetadata === null ? "" : `, resource_metadata="${resourceMetadata}"`}`;
+  return `Bearer realm="initlink"${named}${resourceMetadataParameter(resourceMetadata)}`;
 }
 
 /**

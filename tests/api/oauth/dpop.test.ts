@@ -45,10 +45,12 @@ function expectCurrentNonce(response: Response) {
   expect([dpopNonce(config(), now), dpopNonce(config(), now - DPOP_NONCE_WINDOW_MS)]).toContain(response.headers.get("dpop-nonce"));
 }
 
-/** RFC 9449 §7.1: 401, the DPoP challenge naming the error, and the body our errors carry. */
+/** RFC 9449 §7.1: 401, the DPoP challenge naming the error (and, the project API's, its RFC 9728 metadata), and the body our errors carry. */
 async function expectDpopRefusal(response: Response, code: string) {
   expect(response.status).toBe(401);
-  expect(response.headers.get("www-authenticate")).toBe(`DPoP realm="initlink", error="${code}", algs="ES256 ES384 EdDSA Ed25519 PS256 RS256"`);
+  expect(response.headers.get("www-authenticate")).toBe(
+    `DPoP realm="initlink", error="${code}", algs="ES256 ES384 EdDSA Ed25519 PS256 RS256", resource_metadata="https://initlink.test/.well-known/oauth-protected-resource"`,
+  );
   expectCurrentNonce(response);
   expect(await response.json()).toEqual({ success: false, error: expect.any(String), code });
 }
