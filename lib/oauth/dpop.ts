@@ -1,6 +1,7 @@
-import { createHash, createHmac, createPublicKey, hkdfSync, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, createPublicKey, timingSafeEqual } from "node:crypto";
 import { calculateJwkThumbprint, decodeJwt, decodeProtectedHeader, EmbeddedJWK, jwtVerify, type JWK, type JWTPayload } from "jose";
 import type { Config } from "../config";
+import { derivedKey } from "../crypto/derived-key";
 import { db, isUniqueViolation } from "../database/db";
 import { ApiError } from "../errors";
 import { DPOP_ALGORITHMS } from "./schemas";
@@ -39,16 +40,7 @@ export function dpopNonce(cfg: Config, now = Date.now()): string {
 }
 
 let current: { key: Buffer; window: number; nonce: string } | undefined;
-const nonceKeys = new WeakMap<Buffer, Buffer>();
-
-function nonceKey(cfg: Config): Buffer {
-  let key = nonceKeys.get(cfg.masterKey);
-  if (key === undefined) {
-    key = Buffer.from(hkdfSync("sha256", cfg.masterKey, Buffer.alloc(0), "initlink DPoP nonce", 32));
-    nonceKeys.set(cfg.masterKey, key);
-  }
-  return key;
-}
+const nonceKey = (cfg: Config): Buffer => derivedKey(cfg.masterKey, "initlink DPoP nonce");
 
 const nonceOf = (key: Buffer, window: number) => createHmac("sha256", key).update(String(window)).digest("base64url");
 
