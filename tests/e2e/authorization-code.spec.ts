@@ -57,6 +57,7 @@ test("approved with one click, the browser reaches the loopback redirect and the
     // Nothing to type or tick: the answer goes back through this browser.
     await expect(page.getByText("When you approve, this browser takes the answer back to the application")).toBeVisible();
     await expect(page.getByRole("checkbox")).toHaveCount(0);
+    await page.screenshot({ path: "test-results/screenshots/pages/authorization-request.png", fullPage: true });
     await page.getByRole("button", { name: "Approve" }).click();
 
     await page.waitForURL((url) => url.href.startsWith(listener.redirectUri));
